@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "health",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "health", targets: ["health"]),
+        .library(name: "Embeddings", targets: ["Embeddings"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+    ],
+    targets: [
+        .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
+        .target(name: "Linear", dependencies: ["CBLAS"]),
+        .target(name: "Embeddings", dependencies: [
+            "Linear",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
+        .executableTarget(name: "health", dependencies: [
+            "Embeddings", "Linear",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "LinearTests", dependencies: ["Linear"]),
+        .testTarget(name: "EmbeddingsTests", dependencies: ["Embeddings", "Linear"], resources: [.copy("Fixtures")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

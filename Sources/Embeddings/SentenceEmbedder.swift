@@ -1,0 +1,82 @@
+import Foundation
+import Linear
+
+/// all-MiniLM-L6-v2 (or any BERT sentence-transformer laid out the same way) as an `Embedder`:
+/// WordPiece → BERT → mean pooling → L2. Texts are sorted by token count and cut into batches so
+/// each batch holds similar lengths; results come back in the caller's order.
+public struct SentenceEmbedder: Embedder {
+    public let tokenizer: WordPieceTokenizer
+    public let encoder: BertEncoder
+    public let modelID: String
+    public let batchSize: Int
+    public var dimension: Int { encoder.config.hiddenSize }
+
+    public init(tokenizer: WordPieceTokenizer, encoder: BertEncoder, modelID: String, batchSize: Int = 32) {
+        self.tokenizer = tokenizer
+        self.encoder = encoder
+        self.modelID = modelID
+        self.batchSize = max(1, batchSize)
+    }
+
+    /// Loads a model folder (`config.json`, `vocab.txt`, `model.safetensors`,
+    /// `sentence_bert_config.json`, `1_Pooling/config.json`), verifying it against the manifest first when given.
+    public static func load(directory: URL, manifestModel: ModelManifest.Model? = nil, batchSize: Int = 32) throws -> SentenceEmbedder {
+        if let manifestModel {
+            try ModelDirectory(url: directory, model: manifestModel).verify()
+        }
+        func need(_ name: String) throws -> URL {
+            let url = directory.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                throw EmbeddingError.modelMissing(directory: directory.path, file: name)
+            }
+            return url
+        }
+        let config = try BertConfig.load(try need("config.json"))
+        let pooling = try need("1_Pooling/config.json")
+        if let data = try? Data(contentsOf: pooling),
+           let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+           json["pooling_mode_mean_tokens"] as? Bool != true {
+            throw EmbeddingError.invalidConfig(file: pooling.path, reason: "only mean-token pooling is implemented")
+        }
+        var maxLength = 256
+        if let data = try? Data(contentsOf: try need("sentence_bert_config.json")),
+           let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+           let value = json["max_seq_length"] as? Int {
+            maxLength = min(value, config.maxPositionEmbeddings)
+        }
+        let tokenizer = try WordPieceTokenizer(vocabularyFile: try need("vocab.txt"), maxLength: maxLength)
+        guard tokenizer.vocabulary.count == config.vocabSize else {
+            throw EmbeddingError.invalidVocabulary(file: directory.appendingPathComponent("vocab.txt").path,
+                                                   reason: "\(tokenizer.vocabulary.count) tokens but config.json says \(config.vocabSize)")
+        }
+        let tensors = try SafeTensors(path: try need("model.safetensors").path)
+        let weights = try BertWeights(tensors: tensors, config: config)
+        return SentenceEmbedder(tokenizer: tokenizer, encoder: BertEncoder(weights: weights),
+                                modelID: directory.lastPathComponent, batchSize: batchSize)
+    }
+
+    public func tokenize(_ texts: [String]) -> [[Int32]] { texts.map(tokenizer.encode) }
+
+    public func embed(_ texts: [String]) throws -> Matrix {
+        try embed(tokenIDs: tokenize(texts))
+    }
+
+    /// Embeds pre-tokenised sequences (each already `[CLS] … [SEP]`).
+    public func embed(tokenIDs: [[Int32]]) throws -> Matrix {
+        let h = dimension
+        var out = Matrix(rows: tokenIDs.count, cols: h)
+        let order = tokenIDs.indices.sorted { tokenIDs[$0].count > tokenIDs[$1].count }
+        var start = 0
+        while start < order.count {
+            let batch = Array(order[start..<min(start + batchSize, order.count)])
+            let sequences = batch.map { tokenIDs[$0] }
+            let (states, offsets) = encoder.hiddenStates(sequences)
+            let pooled = MeanPooling.pool(states: states, offsets: offsets, lengths: sequences.map(\.count))
+            for (row, index) in batch.enumerated() {
+                out.storage.replaceSubrange((index * h)..<((index + 1) * h), with: pooled.row(row))
+            }
+            start += batchSize
+        }
+        return out
+    }
+}

@@ -1,0 +1,70 @@
+import CBLAS
+
+/// Thin, typed wrappers over OpenBLAS. Every matrix product in the project goes through here,
+/// so the row-major conventions live in exactly one place.
+public enum BLAS {
+    /// Sets the number of OpenBLAS worker threads (process-wide: OpenBLAS keeps one pool).
+    public static func setThreads(_ count: Int) {
+        openblas_set_num_threads(Int32(max(1, count)))
+    }
+
+    public static var threads: Int { Int(openblas_get_num_threads()) }
+
+    public static var configDescription: String {
+        guard let cString = openblas_get_config() else { return "OpenBLAS" }
+        return String(cString: cString)
+    }
+
+    /// C[m×n] = alpha · op(A) · op(B) + beta · C, all row-major, with explicit leading dimensions
+    /// so callers can multiply strided views (attention heads) without copying.
+    @inlinable
+    public static func gemm(
+        transA: Bool = false, transB: Bool = false,
+        m: Int, n: Int, k: Int,
+        alpha: Float = 1,
+        a: UnsafePointer<Float>, lda: Int,
+        b: UnsafePointer<Float>, ldb: Int,
+        beta: Float = 0,
+        c: UnsafeMutablePointer<Float>, ldc: Int
+    ) {
+        cblas_sgemm(CblasRowMajor,
+                    transA ? CblasTrans : CblasNoTrans,
+                    transB ? CblasTrans : CblasNoTrans,
+                    Int32(m), Int32(n), Int32(k),
+                    alpha, a, Int32(lda), b, Int32(ldb),
+                    beta, c, Int32(ldc))
+    }
+
+    /// y[m] = alpha · A[m×n] · x[n] + beta · y (row-major A).
+    @inlinable
+    public static func gemv(
+        m: Int, n: Int, alpha: Float = 1,
+        a: UnsafePointer<Float>, lda: Int,
+        x: UnsafePointer<Float>,
+        beta: Float = 0,
+        y: UnsafeMutablePointer<Float>
+    ) {
+        cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(m), Int32(n), alpha, a, Int32(lda), x, 1, beta, y, 1)
+    }
+
+    /// Matrix product of two `Matrix` values: `a · b` or `a · bᵀ`.
+    public static func matmul(_ a: Matrix, _ b: Matrix, transposeB: Bool = false) -> Matrix {
+        let n = transposeB ? b.rows : b.cols
+        let k = a.cols
+        precondition(k == (transposeB ? b.cols : b.rows), "inner dimensions differ: \(a.cols) vs \(transposeB ? b.cols : b.rows)")
+        var out = Matrix(rows: a.rows, cols: n)
+        if a.rows == 0 || n == 0 { return out }
+        if k == 0 { return out }
+        a.storage.withUnsafeBufferPointer { pa in
+            b.storage.withUnsafeBufferPointer { pb in
+                out.storage.withUnsafeMutableBufferPointer { pc in
+                    gemm(transB: transposeB, m: a.rows, n: n, k: k,
+                         a: pa.baseAddress!, lda: a.cols,
+                         b: pb.baseAddress!, ldb: b.cols,
+                         c: pc.baseAddress!, ldc: n)
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Small helpers shared by the benchmark commands: process memory, percentiles and the peers.
+enum BenchSupport {
+    /// Resident set size of this process in bytes, from /proc/self/status.
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            let kb = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
+            return kb * 1024
+        }
+        return 0
+    }
+
+    static func median(_ xs: [Double]) -> Double {
+        let s = xs.sorted()
+        guard !s.isEmpty else { return 0 }
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+
+    static func percentile(_ xs: [Double], _ p: Double) -> Double {
+        let s = xs.sorted()
+        guard !s.isEmpty else { return 0 }
+        let rank = min(s.count - 1, max(0, Int((p / 100 * Double(s.count)).rounded(.up)) - 1))
+        return s[rank]
+    }
+
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// The peer venv made by ../shared/peers/setup_peers.sh, if present.
+    static func peerPython() -> String? {
+        let path = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/health-peers/venv/bin/python").path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
+    /// Runs a peer script and returns its stdout lines that parse as JSON objects.
+    static func runPeer(python: String, arguments: [String]) -> [[String: Any]] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: python)
+        p.arguments = arguments
+        let out = Pipe()
+        p.standardOutput = out
+        do { try p.run() } catch { return [] }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+struct HealthCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "health",
+        abstract: "An on-device, retrieval-augmented health assistant.",
+        discussion: "Not a diagnosis: answers point to the local corpus and say how urgent things look.",
+        subcommands: [ModelsCommand.self, EmbedCommand.self, BenchCommand.self]
+    )
+}
