@@ -9,18 +9,21 @@ public struct SentenceEmbedder: Embedder {
     public let encoder: BertEncoder
     public let modelID: String
     public let batchSize: Int
+    /// Independent shards each batch is split into, one per core; OpenBLAS stays single-threaded.
+    public let shards: Int
     public var dimension: Int { encoder.config.hiddenSize }
 
-    public init(tokenizer: WordPieceTokenizer, encoder: BertEncoder, modelID: String, batchSize: Int = 32) {
+    public init(tokenizer: WordPieceTokenizer, encoder: BertEncoder, modelID: String, batchSize: Int = 32, shards: Int = 2) {
         self.tokenizer = tokenizer
         self.encoder = encoder
         self.modelID = modelID
         self.batchSize = max(1, batchSize)
+        self.shards = max(1, shards)
     }
 
     /// Loads a model folder (`config.json`, `vocab.txt`, `model.safetensors`,
     /// `sentence_bert_config.json`, `1_Pooling/config.json`), verifying it against the manifest first when given.
-    public static func load(directory: URL, manifestModel: ModelManifest.Model? = nil, batchSize: Int = 32) throws -> SentenceEmbedder {
+    public static func load(directory: URL, manifestModel: ModelManifest.Model? = nil, batchSize: Int = 32, shards: Int = 2) throws -> SentenceEmbedder {
         if let manifestModel {
             try ModelDirectory(url: directory, model: manifestModel).verify()
         }
@@ -52,7 +55,7 @@ public struct SentenceEmbedder: Embedder {
         let tensors = try SafeTensors(path: try need("model.safetensors").path)
         let weights = try BertWeights(tensors: tensors, config: config)
         return SentenceEmbedder(tokenizer: tokenizer, encoder: BertEncoder(weights: weights),
-                                modelID: directory.lastPathComponent, batchSize: batchSize)
+                                modelID: directory.lastPathComponent, batchSize: batchSize, shards: shards)
     }
 
     public func tokenize(_ texts: [String]) -> [[Int32]] { texts.map(tokenizer.encode) }
@@ -69,11 +72,19 @@ public struct SentenceEmbedder: Embedder {
         var start = 0
         while start < order.count {
             let batch = Array(order[start..<min(start + batchSize, order.count)])
-            let sequences = batch.map { tokenIDs[$0] }
-            let (states, offsets) = encoder.hiddenStates(sequences)
-            let pooled = MeanPooling.pool(states: states, offsets: offsets, lengths: sequences.map(\.count))
-            for (row, index) in batch.enumerated() {
-                out.storage.replaceSubrange((index * h)..<((index + 1) * h), with: pooled.row(row))
+            // Deal the length-sorted batch round-robin into shards so each gets a similar token count.
+            let shardCount = min(shards, batch.count)
+            let groups = (0..<shardCount).map { s in stride(from: s, to: batch.count, by: shardCount).map { batch[$0] } }
+            let encoder = self.encoder
+            let pooled = Parallel.map(shardCount) { s -> Matrix in
+                let sequences = groups[s].map { tokenIDs[$0] }
+                let (states, offsets) = encoder.hiddenStates(sequences)
+                return MeanPooling.pool(states: states, offsets: offsets, lengths: sequences.map(\.count))
+            }
+            for (s, group) in groups.enumerated() {
+                for (row, index) in group.enumerated() {
+                    out.storage.replaceSubrange((index * h)..<((index + 1) * h), with: pooled[s].row(row))
+                }
             }
             start += batchSize
         }

@@ -4,72 +4,56 @@ import Foundation
 /// matrix products, GELU over the 1536-wide FFN activations and the attention softmax are the
 /// next biggest costs; libm's scalar `erff`/`expf` would spend more time than the products.
 public enum VectorMath {
-    public typealias V = SIMD16<Float>
-    static let lanes = 16
 
     // MARK: exp
 
-    /// Cephes-style `expf`: range reduction by ln 2, degree-6 polynomial, scale by 2^n.
-    /// Relative error about 2e-7 over the clamped range, which is below Float32's epsilon.
+    /// Cephes-style `expf`: range reduction by ln 2 (round to nearest), degree-6 polynomial,
+    /// scale by 2^n built from the exponent bits. Relative error about 2e-7. Written branch-free
+    /// and call-free so loops over it auto-vectorise; libm's `expf` would be a call per element.
     @inlinable @inline(__always)
-    public static func exp(_ xIn: V) -> V {
-        var x = xIn.clamped(lowerBound: V(repeating: -87.3), upperBound: V(repeating: 88.3))
-        let fx = (x * 1.44269504088896341 + 0.5).rounded(.down)
-        x = x - fx * 0.693359375
-        x = x - fx * -2.12194440e-4
-        let z = x * x
-        var y = V(repeating: 1.9875691500e-4)
-        y = y * x + 1.3981999507e-3
-        y = y * x + 8.3334519073e-3
-        y = y * x + 4.1665795894e-2
-        y = y * x + 1.6666665459e-1
-        y = y * x + 5.0000001201e-1
-        y = y * z + x + 1
-        // fx is integral in [-126, 128]; adding 1.5·2^23 puts it in the low mantissa bits, which
-        // turns the float into an integer without a (missing) SIMD float→int conversion.
-        let magic = V(repeating: 12582912)
-        let n = unsafeBitCast(fx + magic, to: SIMD16<Int32>.self) &- unsafeBitCast(magic, to: SIMD16<Int32>.self)
-        let scale = unsafeBitCast((n &+ 127) &<< 23, to: V.self)
-        return y * scale
+    public static func fastExp(_ xIn: Float) -> Float {
+        var x = xIn < -87.0 ? -87.0 : xIn
+        x = x > 88.0 ? 88.0 : x
+        // Adding 1.5·2^23 rounds to an integer and leaves it in the low mantissa bits.
+        let magic: Float = 12582912
+        let shifted = x * 1.44269504088896341 + magic
+        let fx = shifted - magic
+        var r = x - fx * 0.693359375
+        r = r - fx * -2.12194440e-4
+        let z = r * r
+        var y: Float = 1.9875691500e-4
+        y = y * r + 1.3981999507e-3
+        y = y * r + 8.3334519073e-3
+        y = y * r + 4.1665795894e-2
+        y = y * r + 1.6666665459e-1
+        y = y * r + 5.0000001201e-1
+        y = y * z + r + 1
+        let n = Int32(bitPattern: shifted.bitPattern) &- Int32(bitPattern: magic.bitPattern)
+        return y * Float(bitPattern: UInt32(bitPattern: (n &+ 127) &<< 23))
     }
-
-    @inlinable @inline(__always)
-    public static func exp(_ x: Float) -> Float { Foundation.exp(x) }
 
     // MARK: erf and GELU
 
-    /// erf by Abramowitz & Stegun 7.1.26 (absolute error ≤ 1.5e-7), evaluated on |x| with the sign restored.
+    /// erf by Abramowitz & Stegun 7.1.26 (absolute error ≤ 1.5e-7), on |x| with the sign restored.
     @inlinable @inline(__always)
-    public static func erf(_ xIn: V) -> V {
-        let sign = V(repeating: 1).replacing(with: -1, where: xIn .< 0)
-        let negative = xIn .< 0
-        let x = xIn.replacing(with: -xIn, where: negative)
+    public static func fastErf(_ xIn: Float) -> Float {
+        let x = xIn < 0 ? -xIn : xIn
         let t = 1 / (1 + 0.3275911 * x)
-        var p = V(repeating: 1.061405429)
+        var p: Float = 1.061405429
         p = p * t - 1.453152027
         p = p * t + 1.421413741
         p = p * t - 0.284496736
         p = p * t + 0.254829592
         p = p * t
-        let negSquare: V = -(x * x)
-        return sign * (1 - p * Self.exp(negSquare))
+        let e = 1 - p * fastExp(-(x * x))
+        return xIn < 0 ? -e : e
     }
 
     /// BERT's exact GELU, x · Φ(x) = 0.5 · x · (1 + erf(x / √2)), applied in place.
     public static func geluInPlace(_ buffer: UnsafeMutablePointer<Float>, count: Int) {
-        let invSqrt2: Float = 0.7071067811865476
-        var i = 0
-        let raw = UnsafeMutableRawPointer(buffer)
-        while i + lanes <= count {
-            let x = raw.loadUnaligned(fromByteOffset: i * 4, as: V.self)
-            let y = 0.5 * x * (1 + erf(x * invSqrt2))
-            raw.storeBytes(of: y, toByteOffset: i * 4, as: V.self)
-            i += lanes
-        }
-        while i < count {
+        for i in 0..<count {
             let x = buffer[i]
-            buffer[i] = 0.5 * x * (1 + Foundation.erf(x * invSqrt2))
-            i += 1
+            buffer[i] = 0.5 * x * (1 + fastErf(x * 0.7071067811865476))
         }
     }
 
@@ -78,25 +62,18 @@ public enum VectorMath {
     /// Numerically stable softmax of one row, in place.
     public static func softmaxInPlace(_ row: UnsafeMutablePointer<Float>, count: Int) {
         guard count > 0 else { return }
-        var maxValue = -Float.infinity
-        for i in 0..<count { maxValue = max(maxValue, row[i]) }
-        let raw = UnsafeMutableRawPointer(row)
-        var sumVector = V(repeating: 0)
+        var maxValue = row[0]
+        for i in 1..<max(1, count) where row[i] > maxValue { maxValue = row[i] }
+        for i in 0..<count { row[i] = fastExp(row[i] - maxValue) }
+        // Eight partial sums let the compiler keep the reduction in vector lanes.
+        var partial = SIMD8<Float>(repeating: 0)
         var i = 0
-        let m = V(repeating: maxValue)
-        while i + lanes <= count {
-            let e = exp(raw.loadUnaligned(fromByteOffset: i * 4, as: V.self) - m)
-            raw.storeBytes(of: e, toByteOffset: i * 4, as: V.self)
-            sumVector += e
-            i += lanes
+        while i + 8 <= count {
+            partial += SIMD8<Float>(row[i], row[i + 1], row[i + 2], row[i + 3], row[i + 4], row[i + 5], row[i + 6], row[i + 7])
+            i += 8
         }
-        var sum = sumVector.sum()
-        while i < count {
-            let e = Foundation.exp(row[i] - maxValue)
-            row[i] = e
-            sum += e
-            i += 1
-        }
+        var sum = partial.sum()
+        while i < count { sum += row[i]; i += 1 }
         let inv = 1 / sum
         for j in 0..<count { row[j] *= inv }
     }

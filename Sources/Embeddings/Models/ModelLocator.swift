@@ -40,11 +40,11 @@ public struct ModelLocator: Sendable {
     public func directory(for name: String) -> URL { modelsDirectory.appendingPathComponent(name) }
 
     /// Loads and verifies the default sentence embedder.
-    public func loadEmbedder(name: String = ModelLocator.defaultModelName, batchSize: Int = 32) throws -> SentenceEmbedder {
+    public func loadEmbedder(name: String = ModelLocator.defaultModelName, batchSize: Int = 32, shards: Int = 2) throws -> SentenceEmbedder {
         let manifest = try manifest()
         guard let model = manifest.model(named: name) else {
             throw EmbeddingError.invalidConfig(file: manifestURL.path, reason: "no model named \(name)")
         }
-        return try SentenceEmbedder.load(directory: directory(for: name), manifestModel: model, batchSize: batchSize)
+        return try SentenceEmbedder.load(directory: directory(for: name), manifestModel: model, batchSize: batchSize, shards: shards)
     }
 }

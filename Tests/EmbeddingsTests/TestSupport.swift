@@ -1,0 +1,60 @@
+import Foundation
+@testable import Embeddings
+
+/// Writes `.safetensors` files for tests, so loaders and the encoder are exercised on tiny,
+/// fully known tensors without the real model.
+enum SafeTensorsWriter {
+    static func data(_ tensors: [(name: String, shape: [Int], values: [Float])], header override: String? = nil) -> Data {
+        var offset = 0
+        var entries: [String] = []
+        var payload = Data()
+        for t in tensors {
+            let bytes = t.values.count * 4
+            entries.append("\"\(t.name)\":{\"dtype\":\"F32\",\"shape\":\(t.shape),\"data_offsets\":[\(offset),\(offset + bytes)]}")
+            t.values.withUnsafeBufferPointer { payload.append(Data(buffer: $0)) }
+            offset += bytes
+        }
+        var header = override ?? "{" + (["\"__metadata__\":{\"format\":\"pt\"}"] + entries).joined(separator: ",") + "}"
+        while (8 + header.utf8.count) % 4 != 0 { header += " " }
+        var out = Data()
+        var length = UInt64(header.utf8.count).littleEndian
+        out.append(Data(bytes: &length, count: 8))
+        out.append(Data(header.utf8))
+        out.append(payload)
+        return out
+    }
+}
+
+func temporaryDirectory(_ name: String = #function) throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("health-tests-\(name.filter { $0.isLetter })-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// A deterministic generator so tiny-model tests are reproducible.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E3779B97F4A7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The package root, found from this file's path (tests run from anywhere).
+let packageRoot: URL = {
+    var url = URL(fileURLWithPath: #filePath)
+    while url.path != "/" {
+        url.deleteLastPathComponent()
+        if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+    }
+    return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+}()
+
+/// The real model, which CI fetches with `health models fetch` before the tests run.
+func loadRealEmbedder(batchSize: Int = 32) throws -> SentenceEmbedder {
+    try ModelLocator(modelsDirectory: packageRoot.appendingPathComponent("models")).loadEmbedder(batchSize: batchSize)
+}
