@@ -15,12 +15,15 @@ let package = Package(
     products: [
         .executable(name: "health", targets: ["health"]),
         .library(name: "Embeddings", targets: ["Embeddings"]),
+        .library(name: "HealthAssistant", targets: ["HealthAssistant"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
@@ -30,8 +33,12 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
+        .target(name: "Store", dependencies: ["Linear", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "HealthAssistant", dependencies: [
+            "Embeddings", "Linear", "Store", .product(name: "Yams", package: "Yams"),
+        ]),
         .executableTarget(name: "health", dependencies: [
-            "Embeddings", "Linear",
+            "Embeddings", "Linear", "Store", "HealthAssistant",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -39,7 +46,9 @@ let package = Package(
         .testTarget(name: "EmbeddingsTests", dependencies: [
             "Embeddings", "Linear", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ], resources: [.copy("Fixtures")]),
-        .testTarget(name: "HealthCLITests", dependencies: ["health"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Linear"]),
+        .testTarget(name: "HealthAssistantTests", dependencies: ["HealthAssistant", "Store", "Embeddings", "Linear"]),
+        .testTarget(name: "HealthCLITests", dependencies: ["health", "Store"]),
     ],
     swiftLanguageModes: [.v6]
 )

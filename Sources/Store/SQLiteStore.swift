@@ -1,0 +1,257 @@
+import Foundation
+import GRDB
+import Linear
+
+/// The index: one SQLite file (WAL mode, so searches run while an index run writes) holding
+/// documents, chunks, their embeddings and an FTS5 index. It records the embedding model and
+/// dimension it was built with and refuses to mix vectors of another model.
+public final class SQLiteStore: Sendable {
+    public let path: String
+    public let modelID: String
+    public let dimension: Int
+    let pool: DatabasePool
+
+    public static var schemaVersion: Int { StoreSchema.version }
+
+    /// Opens (creating if absent) the index at `path` for vectors of `modelID` × `dimension`.
+    public init(path: String, modelID: String, dimension: Int) throws {
+        self.path = path
+        self.modelID = modelID
+        self.dimension = dimension
+        try Self.checkHeader(path)
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(10)
+        do {
+            pool = try DatabasePool(path: path, configuration: config)
+            try pool.write { db in
+                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                if !tables.isEmpty && !tables.contains("health_meta") {
+                    throw StoreError.foreign(path: path, detail: "tables \(tables.prefix(4).joined(separator: ", "))")
+                }
+            }
+            try StoreSchema.migrator.migrate(pool)
+            try pool.write { db in
+                let meta = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT key, value FROM health_meta")
+                    .map { ($0["key"] as String, $0["value"] as String) })
+                if let stored = meta["schema_version"], let v = Int(stored), v > StoreSchema.version {
+                    throw StoreError.newerSchema(path: path, stored: v, supported: StoreSchema.version)
+                }
+                if let storedModel = meta["embedding_model"], let storedDim = meta["dimension"] {
+                    if storedModel != modelID || Int(storedDim) != dimension {
+                        throw StoreError.modelMismatch(path: path, stored: "\(storedModel) (\(storedDim)-d)", requested: "\(modelID) (\(dimension)-d)")
+                    }
+                } else {
+                    for (k, v) in [("schema_version", "\(StoreSchema.version)"), ("embedding_model", modelID), ("dimension", "\(dimension)")] {
+                        try db.execute(sql: "INSERT OR REPLACE INTO health_meta(key, value) VALUES (?, ?)", arguments: [k, v])
+                    }
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Self.map(error, path: path)
+        }
+    }
+
+    /// A non-empty file that does not start with SQLite's magic header is not ours to open.
+    static func checkHeader(_ path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 16)) ?? Data()
+        if !head.isEmpty && head != Data("SQLite format 3\0".utf8) {
+            throw StoreError.corrupt(path: path, detail: "file does not start with the SQLite header")
+        }
+    }
+
+    /// Removes the database and its WAL/SHM side files (for `--rebuild`).
+    public static func remove(path: String) throws {
+        for suffix in ["", "-wal", "-shm"] {
+            let p = path + suffix
+            if FileManager.default.fileExists(atPath: p) { try FileManager.default.removeItem(atPath: p) }
+        }
+    }
+
+    static func map(_ error: Error, path: String) -> StoreError {
+        if let e = error as? StoreError { return e }
+        if let e = error as? DatabaseError {
+            switch e.resultCode {
+            case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .corrupt(path: path, detail: e.message ?? "\(e)")
+            case .SQLITE_FULL: return .diskFull(path: path, detail: e.message ?? "\(e)")
+            case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM: return .readOnly(path: path, detail: e.message ?? "\(e)")
+            default: return .sqlite(path: path, detail: "\(e)")
+            }
+        }
+        return .sqlite(path: path, detail: "\(error)")
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try pool.read(body) } catch { throw Self.map(error, path: path) }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try pool.write(body) } catch { throw Self.map(error, path: path) }
+    }
+
+    // MARK: writing
+
+    /// path → content hash of every indexed document.
+    public func documentHashes() throws -> [String: String] {
+        try read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT path, content_hash FROM documents")
+                .map { ($0["path"] as String, $0["content_hash"] as String) })
+        }
+    }
+
+    /// Replaces one document — its row, chunks, vectors and FTS entries — in a single transaction,
+    /// so a crash leaves either the old version or the new one, never a mix.
+    public func replaceDocument(_ document: DocumentInput, chunks: [ChunkInput], vectors: Matrix) throws {
+        precondition(vectors.rows == chunks.count && (chunks.isEmpty || vectors.cols == dimension), "one \(dimension)-d vector per chunk")
+        try write { db in
+            try db.execute(sql: "DELETE FROM documents WHERE path = ?", arguments: [document.path])
+            try db.execute(sql: """
+                INSERT INTO documents(path, content_hash, title, kind, front_matter, indexed_at) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [document.path, document.contentHash, document.title, document.kind, document.frontMatterJSON,
+                                 Date().timeIntervalSince1970])
+            let documentID = db.lastInsertedRowID
+            let insertChunk = try db.makeStatement(sql: "INSERT INTO chunks(documentId, ordinal, heading_path, text, token_count) VALUES (?, ?, ?, ?, ?)")
+            let insertVector = try db.makeStatement(sql: "INSERT INTO vectors(chunk_id, embedding) VALUES (?, ?)")
+            for (i, chunk) in chunks.enumerated() {
+                try insertChunk.execute(arguments: [documentID, chunk.ordinal, chunk.headingPath, chunk.text, chunk.tokenCount])
+                let chunkID = db.lastInsertedRowID
+                let blob = vectors.storage[(i * dimension)..<((i + 1) * dimension)].withUnsafeBufferPointer { Data(buffer: $0) }
+                try insertVector.execute(arguments: [chunkID, blob])
+            }
+        }
+    }
+
+    public func removeDocuments(paths: [String]) throws {
+        guard !paths.isEmpty else { return }
+        try write { db in
+            for p in paths { try db.execute(sql: "DELETE FROM documents WHERE path = ?", arguments: [p]) }
+        }
+    }
+
+    public struct Counts: Sendable, Equatable { public var documents: Int; public var chunks: Int; public var vectors: Int }
+
+    public func counts() throws -> Counts {
+        try read { db in
+            Counts(documents: try Int.fetchOne(db, sql: "SELECT count(*) FROM documents") ?? 0,
+                   chunks: try Int.fetchOne(db, sql: "SELECT count(*) FROM chunks") ?? 0,
+                   vectors: try Int.fetchOne(db, sql: "SELECT count(*) FROM vectors") ?? 0)
+        }
+    }
+
+    /// Checks the invariants a killed run must not break: every chunk has its vector and FTS row,
+    /// every vector its chunk, SQLite's own integrity check passes.
+    public func consistencyProblems() throws -> [String] {
+        try read { db in
+            var problems: [String] = []
+            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            if integrity != ["ok"] { problems += integrity }
+            if let n = try Int.fetchOne(db, sql: "SELECT count(*) FROM chunks WHERE id NOT IN (SELECT chunk_id FROM vectors)"), n > 0 {
+                problems.append("\(n) chunks without vectors")
+            }
+            if let n = try Int.fetchOne(db, sql: "SELECT count(*) FROM vectors WHERE chunk_id NOT IN (SELECT id FROM chunks)"), n > 0 {
+                problems.append("\(n) vectors without chunks")
+            }
+            if let n = try Int.fetchOne(db, sql: "SELECT count(*) FROM documents WHERE id NOT IN (SELECT documentId FROM chunks)"), n > 0 {
+                problems.append("\(n) documents without chunks")
+            }
+            let fts = try Int.fetchOne(db, sql: "SELECT count(*) FROM chunks_fts") ?? 0
+            let chunks = try Int.fetchOne(db, sql: "SELECT count(*) FROM chunks") ?? 0
+            if fts != chunks { problems.append("FTS has \(fts) rows for \(chunks) chunks") }
+            return problems
+        }
+    }
+
+    // MARK: reading
+
+    /// All vectors with the document properties filters need, in chunk-id order.
+    public func loadVectorTable() throws -> VectorTable {
+        try read { db in
+            var ids: [Int64] = []
+            var storage: [Float] = []
+            var rowDocs: [Int32] = []
+            var docs: [VectorTable.DocumentInfo] = []
+            var docIndex: [Int64: Int32] = [:]
+            let cursor = try Row.fetchCursor(db, sql: """
+                SELECT v.chunk_id, v.embedding, d.id AS doc_id, d.kind, d.path, d.front_matter
+                FROM vectors v JOIN chunks c ON c.id = v.chunk_id JOIN documents d ON d.id = c.documentId
+                ORDER BY v.chunk_id
+                """)
+            while let row = try cursor.next() {
+                let blob: Data = row["embedding"]
+                guard blob.count == dimension * 4 else {
+                    throw StoreError.corrupt(path: path, detail: "vector of chunk \(row["chunk_id"] as Int64) has \(blob.count) bytes")
+                }
+                ids.append(row["chunk_id"])
+                blob.withUnsafeBytes { storage.append(contentsOf: $0.bindMemory(to: Float.self)) }
+                let docID: Int64 = row["doc_id"]
+                if let i = docIndex[docID] { rowDocs.append(i) } else {
+                    let i = Int32(docs.count)
+                    docIndex[docID] = i
+                    docs.append(.init(kind: row["kind"], path: row["path"], frontMatter: FrontMatterFields.parse(row["front_matter"])))
+                    rowDocs.append(i)
+                }
+            }
+            return VectorTable(chunkIDs: ids, vectors: Matrix(rows: ids.count, cols: dimension, storage: storage),
+                               rowDocuments: rowDocs, documents: docs)
+        }
+    }
+
+    /// BM25 over chunk text and headings. Lower bm25() is better in SQLite; scores are returned
+    /// negated so that higher is better everywhere in this package.
+    public func keywordSearch(_ query: String, limit: Int, filter: SearchFilter = SearchFilter()) throws -> [(chunkID: Int64, score: Double)] {
+        guard let pattern = FTS5Pattern(matchingAnyTokenIn: query), limit > 0 else { return [] }
+        var sql = """
+            SELECT c.id, bm25(chunks_fts) AS score FROM chunks_fts
+            JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.documentId
+            WHERE chunks_fts MATCH ?
+            """
+        var arguments: StatementArguments = [pattern]
+        if let kind = filter.kind { sql += " AND d.kind = ?"; arguments += [kind] }
+        if let prefix = filter.pathPrefix { sql += " AND substr(d.path, 1, length(?)) = ?"; arguments += [prefix, prefix] }
+        if let field = filter.field {
+            sql += " AND EXISTS (SELECT 1 FROM json_each(d.front_matter, ?) WHERE lower(value) = lower(?))"
+            arguments += ["$.\"\(field.key.replacingOccurrences(of: "\"", with: ""))\"", field.value]
+        }
+        sql += " ORDER BY score LIMIT ?"
+        arguments += [limit]
+        return try read { db in
+            try Row.fetchAll(db, sql: sql, arguments: arguments).map { ($0[0] as Int64, -($0[1] as Double)) }
+        }
+    }
+
+    /// Chunks with their documents, by id.
+    public func chunks(ids: [Int64]) throws -> [Int64: StoredChunk] {
+        guard !ids.isEmpty else { return [:] }
+        return try read { db in
+            let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT c.id, d.path, d.title, d.kind, c.ordinal, c.heading_path, c.text, c.token_count
+                FROM chunks c JOIN documents d ON d.id = c.documentId WHERE c.id IN (\(placeholders))
+                """, arguments: StatementArguments(ids))
+            var out: [Int64: StoredChunk] = [:]
+            for r in rows {
+                out[r[0]] = StoredChunk(id: r[0], documentPath: r[1], documentTitle: r[2], documentKind: r[3], ordinal: r[4],
+                                        headingPath: r[5], text: r[6], tokenCount: r[7])
+            }
+            return out
+        }
+    }
+
+    public struct DocumentRow: Sendable { public var path: String; public var title: String; public var kind: String; public var frontMatterJSON: String }
+
+    /// Every document of a kind (e.g. all conditions, for the analysis layer's profiles).
+    public func documents(kind: String? = nil) throws -> [DocumentRow] {
+        try read { db in
+            let rows = kind == nil
+                ? try Row.fetchAll(db, sql: "SELECT path, title, kind, front_matter FROM documents ORDER BY path")
+                : try Row.fetchAll(db, sql: "SELECT path, title, kind, front_matter FROM documents WHERE kind = ? ORDER BY path", arguments: [kind])
+            return rows.map { DocumentRow(path: $0[0], title: $0[1], kind: $0[2], frontMatterJSON: $0[3]) }
+        }
+    }
+}
