@@ -3,11 +3,14 @@ import PackageDescription
 
 // The element-wise kernels (softmax, GELU, layer norm) vectorise to 4-wide SSE on the default
 // x86-64 target; x86-64-v3 (AVX2 + FMA, every x86 server since 2013) doubles their width.
+// Numeric targets are optimised in debug builds too: `swift test` runs the real model, and
+// unoptimised Swift is ~50× slower there.
 #if arch(x86_64)
-let vectorFlags: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "haswell"])]
+let vectorFlags: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "haswell"]), .unsafeFlags(["-O"], .when(configuration: .debug))]
 #else
-let vectorFlags: [SwiftSetting] = []
+let vectorFlags: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 #endif
+let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
     name: "health",
@@ -32,8 +35,8 @@ let package = Package(
             "Linear",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ]),
-        .target(name: "Store", dependencies: ["Linear", .product(name: "GRDB", package: "GRDB.swift")]),
+        ], swiftSettings: optimizedInDebug),
+        .target(name: "Store", dependencies: ["Linear", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: optimizedInDebug),
         .target(name: "HealthAssistant", dependencies: [
             "Embeddings", "Linear", "Store", .product(name: "Yams", package: "Yams"),
         ]),
@@ -48,7 +51,7 @@ let package = Package(
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Linear"]),
         .testTarget(name: "HealthAssistantTests", dependencies: ["HealthAssistant", "Store", "Embeddings", "Linear"]),
-        .testTarget(name: "HealthCLITests", dependencies: ["health", "Store"]),
+        .testTarget(name: "HealthCLITests", dependencies: ["health", "Store", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -31,21 +31,12 @@ public enum Int8Quantization {
     }
 
     /// Σ a[i]·b[i] over int8 vectors, accumulated in int32 (exact: 384 · 127² fits easily).
+    /// A plain widening loop: LLVM turns it into vpmovsxbw + vpmaddwd, which Swift's generic SIMD
+    /// conversions do not reliably produce.
     @inlinable @inline(__always)
     public static func dot(_ a: UnsafePointer<Int8>, _ b: UnsafePointer<Int8>, count: Int) -> Int32 {
-        var acc = SIMD16<Int32>(repeating: 0)
-        var i = 0
-        let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
-        while i + 32 <= count {
-            let va = SIMD32<Int16>(truncatingIfNeeded: ra.loadUnaligned(fromByteOffset: i, as: SIMD32<Int8>.self))
-            let vb = SIMD32<Int16>(truncatingIfNeeded: rb.loadUnaligned(fromByteOffset: i, as: SIMD32<Int8>.self))
-            // Products fit int16 (|127·127| < 2^15); pairwise sums widen to int32 (the vpmaddwd shape).
-            let p = va &* vb
-            acc &+= SIMD16<Int32>(truncatingIfNeeded: p.evenHalf) &+ SIMD16<Int32>(truncatingIfNeeded: p.oddHalf)
-            i += 32
-        }
-        var sum = acc.wrappedSum()
-        while i < count { sum &+= Int32(a[i]) &* Int32(b[i]); i += 1 }
+        var sum: Int32 = 0
+        for i in 0..<count { sum &+= Int32(a[i]) &* Int32(b[i]) }
         return sum
     }
 

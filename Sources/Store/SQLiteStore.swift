@@ -14,7 +14,9 @@ public final class SQLiteStore: Sendable {
     public static var schemaVersion: Int { StoreSchema.version }
 
     /// Opens (creating if absent) the index at `path` for vectors of `modelID` × `dimension`.
-    public init(path: String, modelID: String, dimension: Int) throws {
+    /// `maxPageCount` caps the file size (SQLite's `max_page_count`); tests use it to make the
+    /// disk "full" at a chosen point.
+    public init(path: String, modelID: String, dimension: Int, maxPageCount: Int? = nil) throws {
         self.path = path
         self.modelID = modelID
         self.dimension = dimension
@@ -24,6 +26,9 @@ public final class SQLiteStore: Sendable {
         var config = Configuration()
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(10)
+        if let maxPageCount {
+            config.prepareDatabase { db in try db.execute(sql: "PRAGMA max_page_count = \(maxPageCount)") }
+        }
         do {
             pool = try DatabasePool(path: path, configuration: config)
             try pool.write { db in
@@ -98,6 +103,11 @@ public final class SQLiteStore: Sendable {
     // MARK: writing
 
     /// path → content hash of every indexed document.
+    /// The journal mode in effect ("wal" for every store opened here).
+    public func journalMode() throws -> String {
+        try read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
+    }
+
     public func documentHashes() throws -> [String: String] {
         try read { db in
             Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT path, content_hash FROM documents")

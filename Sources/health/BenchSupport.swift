@@ -37,6 +37,19 @@ enum BenchSupport {
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 
+    /// `Benchmarks/` of the checkout (found from the working directory or the executable).
+    static func benchmarksDirectory() -> URL {
+        for start in [FileManager.default.currentDirectoryPath, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path] {
+            var dir = URL(fileURLWithPath: start).standardizedFileURL
+            for _ in 0..<6 {
+                let candidate = dir.appendingPathComponent("Benchmarks")
+                if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+                dir = dir.deletingLastPathComponent()
+            }
+        }
+        return URL(fileURLWithPath: "Benchmarks")
+    }
+
     /// Runs a peer script and returns its stdout lines that parse as JSON objects.
     static func runPeer(python: String, arguments: [String]) -> [[String: Any]] {
         let p = Process()
