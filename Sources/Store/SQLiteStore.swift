@@ -253,6 +253,49 @@ public final class SQLiteStore: Sendable {
         }
     }
 
+    /// Stores a derived artifact (replacing any previous one of that name).
+    public func putArtifact(name: String, fingerprint: String, meta: String, data: Data) throws {
+        try write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO artifacts(name, fingerprint, meta, data) VALUES (?, ?, ?, ?)",
+                           arguments: [name, fingerprint, meta, data])
+        }
+    }
+
+    public func artifact(name: String) throws -> (fingerprint: String, meta: String, data: Data)? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT fingerprint, meta, data FROM artifacts WHERE name = ?", arguments: [name])
+                .map { ($0[0], $0[1], $0[2]) }
+        }
+    }
+
+    /// Bytes of a stored artifact (to budget its load before loading it).
+    public func artifactSize(name: String) throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT length(data) + length(meta) FROM artifacts WHERE name = ?", arguments: [name]) ?? 0 }
+    }
+
+    /// The chunks of one document, in order.
+    public func chunks(documentPath: String) throws -> [StoredChunk] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT c.id, d.path, d.title, d.kind, c.ordinal, c.heading_path, c.text, c.token_count
+                FROM chunks c JOIN documents d ON d.id = c.documentId WHERE d.path = ? ORDER BY c.ordinal
+                """, arguments: [documentPath]).map {
+                StoredChunk(id: $0[0], documentPath: $0[1], documentTitle: $0[2], documentKind: $0[3], ordinal: $0[4],
+                            headingPath: $0[5], text: $0[6], tokenCount: $0[7])
+            }
+        }
+    }
+
+    /// A fingerprint of every indexed document's content hash: changes whenever the corpus does.
+    public func corpusFingerprint() throws -> String {
+        try read { db in
+            let hashes = try String.fetchAll(db, sql: "SELECT path || ':' || content_hash FROM documents ORDER BY path")
+            var h: UInt64 = 1469598103934665603
+            for s in hashes { for b in s.utf8 { h = (h ^ UInt64(b)) &* 1099511628211 } }
+            return String(h, radix: 16) + "-\(hashes.count)"
+        }
+    }
+
     public struct DocumentRow: Sendable { public var path: String; public var title: String; public var kind: String; public var frontMatterJSON: String }
 
     /// Every document of a kind (e.g. all conditions, for the analysis layer's profiles).

@@ -40,6 +40,15 @@ enum StoreSchema {
                 t.column("heading_path")
             }
         }
+        migrator.registerMigration("v2-artifacts") { db in
+            // Derived, rebuildable data built at index time (e.g. the symptom-phrase matrix).
+            try db.create(table: "artifacts") { t in
+                t.primaryKey("name", .text)
+                t.column("fingerprint", .text).notNull()
+                t.column("meta", .text).notNull()
+                t.column("data", .blob).notNull()
+            }
+        }
         return migrator
     }
 }

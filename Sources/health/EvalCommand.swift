@@ -1,7 +1,7 @@
 import ArgumentParser
 
-struct EvalCommand: ParsableCommand {
+struct EvalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eval", abstract: "Quality evaluations on shared datasets.",
-        subcommands: [EvalRetrievalCommand.self])
+        subcommands: [EvalRetrievalCommand.self, EvalDiagnosisCommand.self])
 }

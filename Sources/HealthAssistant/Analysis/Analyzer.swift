@@ -1,0 +1,44 @@
+import Foundation
+import Linear
+import Store
+
+/// One ranked condition with its explanation.
+public struct RankedCondition: Sendable {
+    public var profile: ConditionProfile
+    public var score: Double
+    public var keyCoverage: Double
+    public var matched: [String]
+    public var missing: [String]
+    public var contradicted: [String]
+}
+
+/// What every analyser receives: the parsed findings, the question's retrieval evidence, and
+/// (for models that use them) clause embeddings.
+public struct AnalysisInput: Sendable {
+    public var findings: Findings
+    public var profiles: [ConditionProfile]
+    /// Retrieval strength per condition path, 0…1 (1 = best-supported by the corpus).
+    public var retrieval: [String: Double]
+    /// Embeddings of `findings.clauses` (same order), if an embedder was available.
+    public var clauseVectors: Matrix?
+}
+
+/// An analysis model: ranks conditions for the findings. Lite and Complete implement it; a
+/// front-end can substitute a fake.
+public protocol Analyzer: Sendable {
+    var name: String { get }
+    func rank(_ input: AnalysisInput) -> [RankedCondition]
+}
+
+/// Lexical symptom matching shared by both analysers: which of a condition's symptoms the
+/// positive clauses mention, and which the negated clauses deny.
+enum LexicalEvidence {
+    static func match(_ profile: ConditionProfile, positive: [Set<String>], negative: [Set<String>]) -> (matched: Set<Int>, contradicted: Set<Int>) {
+        var matched = Set<Int>(), contradicted = Set<Int>()
+        for (i, s) in profile.symptoms.enumerated() {
+            if s.variants.contains(where: { v in positive.contains { TextMatch.contains(clauseStems: $0, phrase: v) } }) { matched.insert(i) }
+            else if s.variants.contains(where: { v in negative.contains { TextMatch.contains(clauseStems: $0, phrase: v) } }) { contradicted.insert(i) }
+        }
+        return (matched, contradicted)
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+
+/// Turns free text into `Findings`: clauses with negation (NegEx-style: a cue such as "no",
+/// "denies", "without", "never" negates the rest of its clause, through "or"/"and" lists, until
+/// "but"), age and sex in lay and clinical phrasing, pregnancy, onset, severity, duration, vitals
+/// with units, and history.
+public struct FindingsParser: Sendable {
+    public init() {}
+
+    static let negationCues = ["no", "not", "denies", "denied", "deny", "without", "never", "none", "negative for", "free of",
+                               "don't have", "dont have", "do not have", "doesn't have", "does not have", "haven't had", "have not had",
+                               "hasn't had", "has not had", "no sign of", "no signs of", "absence of", "nor", "isn't", "is not", "wasn't", "aren't"]
+    static let wordNumbers: [String: Double] = ["a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+                                                "seven": 7, "eight": 8, "nine": 9, "ten": 10, "couple of": 2, "few": 3, "several": 4]
+
+    public func parse(_ raw: String) -> Findings {
+        let text = raw.replacingOccurrences(of: "\u{2019}", with: "'").replacingOccurrences(of: "\n", with: ". ")
+        let lower = text.lowercased()
+        var f = Findings(text: raw, clauses: clauses(lower))
+        f.ageYears = age(lower)
+        f.sex = sex(lower)
+        f.pregnant = lower.range(of: #"\b(pregnan(t|cy)|weeks? along|expecting a baby|trimester)\b"#, options: .regularExpression) != nil
+            && lower.range(of: #"\b(not|never been) pregnant\b"#, options: .regularExpression) == nil
+        if f.pregnant { f.sex = .female }
+        f.durationDays = duration(lower)
+        f.suddenOnset = lower.range(of: #"\b(sudden(ly)?|abrupt(ly)?|out of nowhere|came on (fast|quickly)|all of a sudden|thunderclap)\b"#, options: .regularExpression) != nil
+        f.severe = lower.range(of: #"\b(worst|severe|severely|excruciating|unbearable|agonising|agonizing|crushing|10/10|ten out of ten)\b"#, options: .regularExpression) != nil
+        f.vitals = vitals(lower)
+        f.history = history(lower)
+        return f
+    }
+
+    // MARK: clauses and negation
+
+    func clauses(_ text: String) -> [Findings.Clause] {
+        var out: [Findings.Clause] = []
+        // Sentence and clause punctuation first; "but", "although", "however" also start a new clause.
+        let pieces = text.components(separatedBy: CharacterSet(charactersIn: ".;!?,()\n"))
+            .flatMap { $0.components(separatedBy: " but ") }
+            .flatMap { $0.components(separatedBy: " however ") }
+            .flatMap { $0.components(separatedBy: " although ") }
+            .flatMap { $0.components(separatedBy: " though ") }
+        for piece in pieces {
+            let p = piece.trimmingCharacters(in: .whitespaces)
+            guard !p.isEmpty else { continue }
+            if let cue = negationStart(p) {
+                let before = String(p[p.startIndex..<cue.lowerBound]).trimmingCharacters(in: .whitespaces)
+                let after = String(p[cue.upperBound...]).trimmingCharacters(in: .whitespaces)
+                for part in splitList(before) { out.append(.init(text: part, negated: false)) }
+                for part in splitList(after) { out.append(.init(text: part, negated: true)) }
+            } else {
+                for part in splitList(p) { out.append(.init(text: part, negated: false)) }
+            }
+        }
+        return out.filter { !$0.text.isEmpty && $0.text.rangeOfCharacter(from: .letters) != nil }
+    }
+
+    /// The first negation cue in a clause (as a whole word), if any.
+    func negationStart(_ clause: String) -> Range<String.Index>? {
+        var best: Range<String.Index>?
+        for cue in Self.negationCues {
+            let pattern = "\\b" + NSRegularExpression.escapedPattern(for: cue) + "\\b"
+            if let r = clause.range(of: pattern, options: .regularExpression), best == nil || r.lowerBound < best!.lowerBound {
+                // "no longer", "not sure", "not only", "never mind" are not negations of a symptom.
+                let tail = clause[r.upperBound...].trimmingCharacters(in: .whitespaces)
+                if ["longer", "sure", "only", "mind", "better", "improving", "getting better", "stop", "stopping", "go away", "going away"].contains(where: { tail.hasPrefix($0) }) { continue }
+                best = r
+            }
+        }
+        return best
+    }
+
+    func splitList(_ clause: String) -> [String] {
+        clause.components(separatedBy: " and ").flatMap { $0.components(separatedBy: " or ") }
+            .flatMap { $0.components(separatedBy: " with ") }
+            .flatMap { $0.components(separatedBy: " plus ") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+    }
+
+    // MARK: demographics
+
+    func age(_ t: String) -> Double? {
+        let patterns: [(String, Double)] = [
+            (#"(\d+(?:\.\d+)?)\s*(?:-|\s)?\s*(?:weeks?|wks?)[- ]old"#, 1.0 / 52),
+            (#"(\d+(?:\.\d+)?)\s*(?:-|\s)?\s*(?:days?)[- ]old"#, 1.0 / 365),
+            (#"(\d+(?:\.\d+)?)\s*(?:-|\s)?\s*(?:months?|mos?)[- ]old"#, 1.0 / 12),
+            (#"(\d+(?:\.\d+)?)\s*(?:-|\s)?\s*(?:month|mo)\b"#, 1.0 / 12),
+            (#"(\d+(?:\.\d+)?)\s*(?:-|\s)?\s*(?:years?|yrs?)[- ]old"#, 1),
+            (#"\b(\d+)\s*(?:yo|y/o|y\.o\.|yr old|yrs old|year old)\b"#, 1),
+            (#"\b(\d{1,3})\s*(?:-|\s)?(?:male|female|man|woman|boy|girl)\b"#, 1),
+            (#"\b(?:aged?|age of)\s*(\d+)"#, 1),
+            (#"\bi(?:'m| am)\s*(\d+)\b"#, 1),
+        ]
+        for (pattern, scale) in patterns {
+            if let m = firstMatch(pattern, in: t), let v = Double(m) {
+                let years = v * scale
+                if years < 120 { return years }
+            }
+        }
+        if t.range(of: #"\b(newborn|new born|neonate)\b"#, options: .regularExpression) != nil { return 0.05 }
+        if t.range(of: #"\b(baby|infant)\b"#, options: .regularExpression) != nil { return 0.5 }
+        if t.range(of: #"\btoddler\b"#, options: .regularExpression) != nil { return 2 }
+        if t.range(of: #"\b(teen|teenager)\b"#, options: .regularExpression) != nil { return 15 }
+        if t.range(of: #"\b(elderly|my (grand)?(mum|mom|mother|dad|father|grandma|grandpa|grandmother|grandfather) is (in her|in his) (70|80|90)s)\b"#, options: .regularExpression) != nil { return 78 }
+        return nil
+    }
+
+    func sex(_ t: String) -> Findings.Sex? {
+        let female = #"\b(female|woman|women|girl|lady|she|her|wife|daughter|mother|mum|mom|grandmother|grandma)\b|\bmy period"#
+        let male = #"\b(male|man|men|boy|gentleman|he|his|him|husband|son|father|dad|grandfather|grandpa)\b|\btesticle|\bscrotum|\bpenis"#
+        let fi = t.range(of: female, options: .regularExpression)?.lowerBound
+        let mi = t.range(of: male, options: .regularExpression)?.lowerBound
+        switch (fi, mi) {
+        case let (a?, b?): return a < b ? .female : .male
+        case (_?, nil): return .female
+        case (nil, _?): return .male
+        default: return nil
+        }
+    }
+
+    // MARK: time
+
+    func duration(_ t: String) -> Double? {
+        let units: [String: Double] = ["minute": 1.0 / 1440, "hour": 1.0 / 24, "day": 1, "night": 1, "week": 7, "month": 30, "year": 365]
+        let numberWords = Self.wordNumbers.keys.sorted { $0.count > $1.count }.joined(separator: "|")
+        let pattern = #"(?:for|past|last|about|over|since)?\s*(?:the\s+)?(\d+(?:\.\d+)?|"# + numberWords + #")\s*(minute|hour|day|night|week|month|year)s?"#
+        if let re = try? NSRegularExpression(pattern: pattern), let m = re.firstMatch(in: t, range: NSRange(t.startIndex..., in: t)),
+           let qr = Range(m.range(at: 1), in: t), let ur = Range(m.range(at: 2), in: t) {
+            let q = Double(t[qr]) ?? Self.wordNumbers[String(t[qr])] ?? 1
+            return q * (units[String(t[ur])] ?? 1)
+        }
+        if t.contains("since yesterday") || t.contains("last night") || t.contains("this morning") { return 1 }
+        if t.range(of: #"since (monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend)"#, options: .regularExpression) != nil { return 3 }
+        if t.range(of: #"\b(for|past) (a|one) (week|fortnight)\b"#, options: .regularExpression) != nil { return 7 }
+        return nil
+    }
+
+    // MARK: vitals
+
+    func vitals(_ t: String) -> Findings.Vitals {
+        var v = Findings.Vitals()
+        // Temperature: a number with °C/°F, or after "temp"/"temperature"/"fever of"/"T".
+        if let m = firstMatches(#"(\d{2,3}(?:\.\d+)?)\s*(?:°|º|deg(?:rees?)?)?\s*(c|f|celsius|fahrenheit)\b"#, in: t),
+           let value = Double(m[0]) {
+            v.temperatureC = m[1].hasPrefix("f") ? (value - 32) * 5 / 9 : value
+        } else if let m = firstMatch(#"\b(?:temp(?:erature)?|fever of|fever is|t)\s*(?:of|is|was|at|:)?\s*(\d{2,3}(?:\.\d+)?)"#, in: t), let value = Double(m) {
+            v.temperatureC = value > 50 ? (value - 32) * 5 / 9 : value
+        }
+        if let t = v.temperatureC, !(30...46).contains(t) { v.temperatureC = nil }
+        if let m = firstMatch(#"(\d{2,3})\s*(?:bpm|beats per minute|beats a minute|beats/min)"#, in: t) ?? firstMatch(#"\b(?:hr|heart rate|pulse)\s*(?:of|is|was|at|:)?\s*(\d{2,3})\b"#, in: t) {
+            v.heartRate = Double(m)
+        }
+        if let m = firstMatches(#"\b(\d{2,3})\s*/\s*(\d{2,3})\b(?!\s*(?:days?|weeks?))"#, in: t), let s = Double(m[0]), let d = Double(m[1]),
+           (60...280).contains(s), (30...180).contains(d), s > d {
+            v.systolic = s; v.diastolic = d
+        }
+        if let m = firstMatch(#"\b(?:spo2|sp02|sats?|o2 sat(?:uration)?s?|oxygen(?: saturation| level| sat(?:uration)?)?|pulse ox(?:imeter)?(?: reading)?)\s*(?:of|is|was|at|reads|reading|:)?\s*(?:only\s*)?(\d{2,3})\s*%?"#, in: t)
+            ?? firstMatch(#"(\d{2,3})\s*%\s*(?:on room air|oxygen|o2|sat)"#, in: t), let s = Double(m), (50...100).contains(s) {
+            v.oxygenSaturation = s
+        }
+        return v
+    }
+
+    // MARK: history
+
+    static let historyTerms: [(String, String)] = [
+        (#"\bcopd\b|\bemphysema\b|chronic bronchitis"#, "COPD"), (#"\basthma(tic)?\b"#, "asthma"),
+        (#"\bdiabet(es|ic)\b|\bon insulin\b|\bmetformin\b"#, "diabetes"),
+        (#"heart (disease|failure|attack)|\bangina\b|\bstent\b|bypass surgery"#, "heart disease"),
+        (#"blood thinner|warfarin|apixaban|rivaroxaban|anticoagula|eliquis|xarelto|clopidogrel"#, "on blood thinners"),
+        (#"(recent|had|after|post)[- ]?(op|operation|surgery)|surgery (last|two|a few|\d)"#, "recent surgery"),
+        (#"\b(travel(l)?ed|trip to|came back from|returned from|holiday in|vacation in)\b"#, "recent travel"),
+        (#"chemo(therapy)?|immunosuppress|transplant|\bhiv\b|on steroids|prednisolone|prednisone"#, "weakened immunity"),
+        (#"kidney disease|on dialysis|\bckd\b"#, "kidney disease"), (#"\bcancer\b"#, "cancer"),
+        (#"high blood pressure|hypertension"#, "high blood pressure"), (#"\bepilep(sy|tic)\b"#, "epilepsy"),
+        (#"(long|recent) (flight|haul|car journey)|bed ?rest|immobil"#, "immobility"),
+        (#"\b(on|taking|take|started|takes)\s+(?:new\s+)?(medication|medicine|tablets|pills|antibiotics|ibuprofen|paracetamol|aspirin)\b"#, "medications"),
+    ]
+
+    func history(_ t: String) -> [String] {
+        Self.historyTerms.compactMap { t.range(of: $0.0, options: .regularExpression) != nil ? $0.1 : nil }
+    }
+
+    // MARK: regex helpers
+
+    func firstMatch(_ pattern: String, in t: String) -> String? { firstMatches(pattern, in: t)?.first }
+
+    func firstMatches(_ pattern: String, in t: String) -> [String]? {
+        guard let re = try? NSRegularExpression(pattern: pattern),
+              let m = re.firstMatch(in: t, range: NSRange(t.startIndex..., in: t)) else { return nil }
+        return (1..<m.numberOfRanges).map { i in Range(m.range(at: i), in: t).map { String(t[$0]) } ?? "" }
+    }
+}

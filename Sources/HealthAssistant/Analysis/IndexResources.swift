@@ -1,0 +1,17 @@
+import Store
+
+/// The loaded index a question needs: vectors in memory for exact search, the retriever, and the
+/// condition profiles. One cache entry ("index").
+public struct IndexResources: Sendable {
+    public let store: SQLiteStore
+    public let retriever: HybridRetriever
+    public let profiles: [ConditionProfile]
+    public let profileByPath: [String: ConditionProfile]
+
+    public static func load(store: SQLiteStore) throws -> IndexResources {
+        let index = ExactVectorIndex(table: try store.loadVectorTable())
+        let profiles = try ConditionProfile.load(from: store)
+        return IndexResources(store: store, retriever: HybridRetriever(store: store, index: index), profiles: profiles,
+                              profileByPath: Dictionary(profiles.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a }))
+    }
+}

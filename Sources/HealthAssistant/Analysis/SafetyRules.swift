@@ -1,0 +1,84 @@
+import Foundation
+
+/// Built-in red-flag rules that do not depend on which conditions retrieval found: the safety net
+/// that keeps an emergency from ever being under-triaged. Each rule lists regular expressions
+/// that must each match some NON-negated clause (so "no chest pain" never fires the chest-pain
+/// rule), plus optional checks on age, vitals and history. Suicide and self-harm words fire even
+/// when negated: any mention gets crisis help.
+struct SafetyRule: Sendable {
+    var flag: String
+    var level: TriageLevel
+    /// Every pattern must match at least one positive clause.
+    var all: [String]
+    var crisis = false
+    var ignoresNegation = false
+    var extra: (@Sendable (Findings) -> Bool)? = nil
+}
+
+enum SafetyRules {
+    static let suicide = #"suicid|kill(ing)? my ?self|end(ing)? (it all|my life|things)|take my (own )?life|want(ed)? to die|wish i (was|were) dead|(don'?t|do not) want to (live|be alive|wake up|be here)|self[- ]?harm|hurt(ing)? my ?self|cut(ting)? my ?self|harm(ing)? my ?self|better off dead|no reason to live|jump off|hang(ing)? my ?self"#
+    static let chestPain = #"chest (pain|tightness|pressure|heaviness|discomfort)|(pain|tightness|pressure|heaviness) in (my|the|his|her) chest|crushing chest|substernal|retrosternal|elephant on my chest"#
+    static let fever = #"fever|temperature|feverish|burning up|hot to (the )?touch|pyrexi|febrile"#
+
+    static let rules: [SafetyRule] = [
+        SafetyRule(flag: "thoughts of suicide or self-harm", level: .emergency, all: [suicide], crisis: true, ignoresNegation: true),
+        SafetyRule(flag: "overdose or poisoning", level: .emergency,
+                   all: [#"overdos|took (too many|a (whole )?(bottle|box|packet|pack)|the (whole )?(bottle|box|packet|pack)|all (my|of my|the) (pills|tablets))|swallowed (bleach|poison|a battery|a button battery|batter|chemical|detergent|pills|tablets|medicine)|poison(ed|ing)?\b|carbon monoxide|drank (bleach|antifreeze|chemical)|ate (mushrooms|berries) .*(sick|vomit)"#], crisis: true),
+        SafetyRule(flag: "chest pain with warning features", level: .emergency,
+                   all: [chestPain], extra: { f in
+                       f.severe || f.suddenOnset || (f.ageYears ?? 0) >= 40 || f.history.contains("heart disease") || f.history.contains("diabetes")
+                           || f.positive.contains { $0.range(of: #"arm|jaw|back|sweat|clammy|diaphore|breath|nause|sick|faint|dizz|radiat|spread|crush|squeez|pressure|heav"#, options: .regularExpression) != nil }
+                   }),
+        SafetyRule(flag: "severe difficulty breathing", level: .emergency,
+                   all: [#"can'?t breathe|cannot breathe|can not breathe|unable to breathe|struggling to breathe|struggling for breath|gasping|fighting for (breath|air)|stopped breathing|not breathing|(lips?|face|skin) (turning |are |is |look |looks |going )?(blue|grey|gray)|blue lips|turning blue|choking|can'?t (speak|talk|finish)( in)?( full)? sentences|too breathless to (speak|talk)|severe (shortness of breath|breathlessness|difficulty breathing|trouble breathing)|ribs? (sucking|pulling) in"#]),
+        SafetyRule(flag: "signs of stroke (face, arm, speech)", level: .emergency,
+                   all: [#"face (is |has |was )?(droop|drooping|dropped|fallen|lopsided)|droop(ing|y) (face|mouth|eyelid on one side)|(mouth|smile) (is )?(droop|lopsided|uneven)|slurr(ed|ing)|(can'?t|cannot|unable to) (lift|raise|move) (my|his|her|one|the) (left |right )?(arm|leg)|(weak(ness)?|numb(ness)?|paraly[sz]ed) (on|in|down) (one|the (left|right)) side|one side of (my|his|her|the) (face|body)|(sudden|suddenly).*(confus|trouble (speaking|talking)|can'?t speak|vision|weak|numb)|(trouble|difficulty) (speaking|finding words)|words (are )?(jumbled|garbled)"#]),
+        SafetyRule(flag: "sudden severe (thunderclap) headache", level: .emergency,
+                   all: [#"worst headache|thunderclap|headache.*(worst|sudden|explod)|(sudden|explosive|exploding|worst).*headache|hit (on|in) the (back of the )?head (with|like)"#]),
+        SafetyRule(flag: "stiff neck with fever", level: .emergency,
+                   all: [#"stiff neck|neck (is )?stiff|neck stiffness|can'?t (bend|touch) (my |his |her )?(chin|neck)|neck rigid"#, fever]),
+        SafetyRule(flag: "rash that does not fade when pressed", level: .emergency,
+                   all: [#"(rash|spots).*(does ?n[o']t|doesn'?t|won'?t|not|don'?t) (fade|blanch|go away when (pressed|i press))|non[- ]?blanching|glass test|purple (spots|rash|blotches)|purpuric|petechia"#]),
+        SafetyRule(flag: "seizure", level: .emergency,
+                   all: [#"seizure|seizing|convuls|fitting|having (a )?fits?\b|had (a )?fit\b|shaking (and|&) (unresponsive|won'?t respond)"#]),
+        SafetyRule(flag: "unconscious, unresponsive or new confusion", level: .emergency,
+                   all: [#"unconscious|unresponsive|not responding|won'?t wake|can'?t wake|cannot wake|hard to wake|not waking|collapsed|passed out|blacked out|very drowsy|floppy|limp and|(new|sudden|suddenly|acute).*confus|confus(ed|ion).*(sudden|new)|doesn'?t know where|not making sense|delirious"#]),
+        SafetyRule(flag: "signs of anaphylaxis", level: .emergency,
+                   all: [#"(throat|tongue|lips?|mouth|face) (is |are |feels |feel |started |keeps )?(swell|swollen|closing|tight)|swelling (of|in) (the |my |his |her )?(throat|tongue|lips|face)|anaphyla|epipen|adrenaline (pen|auto)|throat (closing|tight)"#]),
+        SafetyRule(flag: "vomiting or coughing up blood, or black stools", level: .emergency,
+                   all: [#"(vomit|throw|threw|throwing|puk|sick).{0,20}blood|blood.{0,12}(in|when i) (vomit|sick)|coffee[- ]grounds?|cough(ing|ed)? (up )?(a lot of |lots of )?blood|black,? (tarry|sticky|tar)|tarry (stool|poo)|black (stool|poo|poop)s?\b"#]),
+        SafetyRule(flag: "heavy bleeding", level: .emergency,
+                   all: [#"bleeding (heavily|a lot|badly|profusely|won'?t stop|that won'?t stop|will not stop|doesn'?t stop|does not stop|non[- ]stop)|heavy bleeding|won'?t stop bleeding|soak(ing|ed)? (through )?(a |one )?(pad|tampon)s? (an|every|each|in an) hour|blood (is )?(spurting|pouring|gushing)|losing a lot of blood"#]),
+        SafetyRule(flag: "severe abdominal pain", level: .emergency,
+                   all: [#"(severe|worst|unbearable|excruciating|agoni[sz]ing|intense|terrible) .{0,20}(abdominal|stomach|belly|tummy|abdomen|lower right|pelvic) pain|(abdominal|stomach|belly|tummy) pain.{0,20}(severe|unbearable|excruciating|worst)|rigid (abdomen|belly|tummy)|(belly|stomach|abdomen|tummy) (is )?(hard|rigid) (as|like) a board"#]),
+        SafetyRule(flag: "sudden testicle pain", level: .emergency,
+                   all: [#"(testic|testes|testicle|scrot|\bballs?\b)"#, #"sudden|severe|swollen|swelling|vomit|excruciat|intense"#]),
+        SafetyRule(flag: "pregnancy with bleeding, severe pain, headache with vision changes, or reduced movements", level: .emergency,
+                   all: [#"bleed|spotting heavily|severe (pain|cramp|headache)|(abdominal|stomach|belly|tummy|pelvic|shoulder tip) pain|vision|blurr|flashing|seeing spots|swelling (of|in) (my )?(face|hands)|(baby|babies).{0,20}(moving less|not moving|stopped moving|less movement|no movement)|reduced (fetal |foetal )?movement|waters? (broke|broken|leaking)|fits?\b|seizure"#],
+                   extra: { $0.pregnant }),
+        SafetyRule(flag: "fever in a baby under 3 months", level: .emergency,
+                   all: [fever], extra: { ($0.ageYears ?? 99) < 0.25 }),
+        SafetyRule(flag: "head injury with warning signs", level: .emergency,
+                   all: [#"(hit|bang(ed)?|bump(ed)?|knock(ed)?|injur(ed|y)|fell|fall|struck|trauma).{0,30}head|head (injury|trauma|wound)|concussion"#,
+                         #"vomit|throw(ing)? up|confus|drows|sleepy|unconscious|knocked out|passed out|seizure|fit\b|blood thinner|warfarin|clear fluid|bleeding from (ear|nose)|can'?t remember|memory|worse"#]),
+        SafetyRule(flag: "loss of bladder or bowel control or saddle numbness with back pain", level: .emergency,
+                   all: [#"numb.{0,25}(saddle|groin|bottom|buttock|genital|inner thigh|between (my|the) legs|private)|(saddle|groin|bottom|genital).{0,15}numb|(can'?t|cannot|unable to|lost|loss of) (control|hold|feel).{0,15}(bladder|bowel|pee|wee|urine|poo)|(bladder|bowel) control|(can'?t|cannot|unable to) (pee|urinate|pass urine)"#]),
+        SafetyRule(flag: "sudden loss of vision", level: .emergency,
+                   all: [#"(sudden(ly)?|lost|loss of|can'?t see|went) .{0,20}(vision|sight|blind)|curtain (over|across|coming)|shadow (over|across) (my )?vision|chemical.{0,20}eye|eye.{0,20}(chemical|bleach)"#]),
+        SafetyRule(flag: "severe burn", level: .emergency,
+                   all: [#"(severe|large|big|deep|bad|serious|chemical|electrical) burn|burn.{0,30}(face|hand|genital|large|blister(ed|s)? (all|over)|white|charred|leathery)|electric shock|electrocut"#]),
+        SafetyRule(flag: "signs of sepsis", level: .emergency,
+                   all: [#"mottled|blotchy (skin|blue)|(skin|lips) (pale|grey|blue)|not (peed|urinated|passed urine|weed) (all day|in|for)|no (urine|pee|wee)|no wet nappies|no wet diapers|shivering uncontrollably|rigors|feel like (i'?m|i am) dying|sunken (fontanelle|soft spot)"#]),
+        SafetyRule(flag: "diabetes with vomiting and drowsiness or fast breathing (possible ketoacidosis)", level: .emergency,
+                   all: [#"vomit|throw(ing)? up|sick"#, #"drows|confus|fast breathing|deep breath|breathing (fast|hard)|fruity|ketone|blood sugar (is )?(very )?high|sugars? (are |is )?(very )?high|\bhi\b on (the |my )?meter"#],
+                   extra: { $0.history.contains("diabetes") }),
+        SafetyRule(flag: "snake bite or severe allergic sting", level: .emergency,
+                   all: [#"snake ?bite|bitten by a snake|bitten by (a|an) (adder|rattlesnake|viper)"#]),
+        SafetyRule(flag: "heat stroke or hypothermia", level: .emergency,
+                   all: [#"heat ?stroke|stopped sweating|hypotherm|(very|too) cold and (confus|drowsy)"#]),
+        SafetyRule(flag: "severe dehydration or not drinking in a child", level: .emergency,
+                   all: [#"(not|won'?t|refus(es|ing)) (drink|feed)ing?|no wet (nappy|nappies|diaper)|hasn'?t (peed|wee'?d) in"#], extra: { ($0.ageYears ?? 99) < 1 }),
+        SafetyRule(flag: "sudden severe calf or leg swelling with breathlessness", level: .emergency,
+                   all: [#"(calf|leg).{0,20}(swollen|swelling|pain)"#, #"breath|chest pain|cough(ing)? blood"#]),
+    ]
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// Cheap lexical matching: lower-case word stems without stop words. A phrase matches a clause
+/// when every content stem of the phrase occurs in the clause ("stiff neck" ~ "my neck is stiff").
+enum TextMatch {
+    static let stopWords: Set<String> = ["a", "an", "the", "of", "in", "on", "to", "and", "or", "my", "is", "are", "am", "i", "it", "its",
+                                         "with", "for", "at", "be", "been", "have", "has", "had", "feel", "feeling", "very", "really", "some",
+                                         "that", "this", "when", "from", "by", "as", "me", "your", "you", "can", "get", "got", "getting", "also",
+                                         "like", "up", "out", "all", "about", "after", "into", "over", "just", "so", "than", "then", "there"]
+
+    static func stem(_ w: String) -> String {
+        var s = w
+        for suffix in ["ness", "ing", "ies", "ed", "es", "s", "y"] where s.count > suffix.count + 3 && s.hasSuffix(suffix) {
+            s = String(s.dropLast(suffix.count)); break
+        }
+        return s
+    }
+
+    static func stems(_ text: String) -> [String] {
+        text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
+            .filter { !stopWords.contains($0) }.map(stem)
+    }
+
+    static func contains(clauseStems: Set<String>, phrase: String) -> Bool {
+        let p = stems(phrase)
+        return !p.isEmpty && p.allSatisfy(clauseStems.contains)
+    }
+
+    /// Variants of a corpus symptom name: "stiff neck / neck stiffness" → ["stiff neck", "neck stiffness"].
+    static func variants(_ name: String) -> [String] {
+        name.components(separatedBy: "/").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}

@@ -1,0 +1,46 @@
+/// Combines red flags, the leading conditions and the person's circumstances into one level.
+/// Red flags can only raise the level; nothing lowers an emergency.
+struct TriagePolicy: Sendable {
+    struct Decision: Sendable { var level: TriageLevel; var reason: String }
+
+    func decide(_ f: Findings, flags: [RedFlagDetector.Hit], ranked: [(profile: ConditionProfile, score: Double, keyCoverage: Double)]) -> Decision {
+        if let worst = flags.max(by: { $0.level < $1.level }), worst.level == .emergency {
+            return Decision(level: .emergency, reason: "Red flag: \(worst.flag) (from \"\(worst.clause)\").")
+        }
+        var level = TriageLevel.selfCare
+        var reason = "No red flags found and the leading conditions can usually be managed at home."
+        if let top = ranked.first {
+            level = top.profile.triage
+            // A dangerous runner-up that fits well keeps the answer at "urgent" at least.
+            if let serious = ranked.prefix(3).dropFirst().first(where: { $0.profile.triage >= .urgent && $0.score >= top.score * 0.9 && $0.keyCoverage >= 0.5 }),
+               serious.profile.triage > level {
+                level = min(.urgent, serious.profile.triage)
+                reason = "\(top.profile.name) fits best, but \(serious.profile.name) fits almost as well and needs prompt assessment."
+            } else {
+                reason = "The best-fitting condition, \(top.profile.name), usually needs: \(top.profile.triage.rawValue)."
+            }
+        }
+        if let urgent = flags.first(where: { $0.level == .urgent }), level < .urgent {
+            level = .urgent
+            reason = "Warning sign: \(urgent.flag) (from \"\(urgent.clause)\")."
+        }
+        let fever = f.positive.contains { $0.contains("fever") || $0.contains("temperature") } || (f.vitals.temperatureC ?? 0) >= 38
+        if fever, (f.ageYears ?? 99) < 1, level < .urgent {
+            level = .urgent
+            reason = "A fever in a baby under one year needs a same-day check."
+        }
+        if let age = f.ageYears, age >= 80, level == .selfCare, !f.positive.isEmpty {
+            level = .routine
+            reason += " At 80 or older, a check with your doctor is wiser than self-care alone."
+        }
+        if f.pregnant, level == .selfCare {
+            level = .routine
+            reason += " In pregnancy, mention any new symptom to your midwife or doctor."
+        }
+        if let days = f.durationDays, days >= 21, level == .selfCare {
+            level = .routine
+            reason += " Symptoms lasting three weeks or more should be checked by a doctor."
+        }
+        return Decision(level: level, reason: reason)
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Linear
+import Store
+
+/// Turns retrieval evidence and an analyser's ranking into the `Answer`: red flags, triage,
+/// conditions with likelihoods, advice and numbered citations.
+struct AnswerComposer: Sendable {
+    let detector = RedFlagDetector()
+    let policy = TriagePolicy()
+
+    /// Condition strength from where its chunks rank in the fused list: Σ 1/(60 + rank), scaled to 0…1.
+    func retrievalStrength(_ results: [HybridRetriever.Result], chunks: [Int64: StoredChunk]) -> [String: Double] {
+        var strength: [String: Double] = [:]
+        for (rank, r) in results.enumerated() {
+            guard let c = chunks[r.chunkID], c.documentKind == "condition" else { continue }
+            strength[c.documentPath, default: 0] += 1 / (60 + Double(rank + 1))
+        }
+        let top = strength.values.max() ?? 1
+        return strength.mapValues { $0 / top }
+    }
+
+    func compose(findings: Findings, queryVector: [Float]?, clauseVectors: Matrix?, index: IndexResources, store: SQLiteStore,
+                 analyzer: any Analyzer, flagModel: SymptomModel?, decision: ModelSelector.Decision, maxConditions: Int,
+                 times: (start: Date, parsed: Date, embedded: Date), degraded: String? = nil) throws -> Answer {
+        let results = try index.retriever.search(text: findings.text, vector: queryVector, k: 60, mode: queryVector == nil ? .bm25 : .hybrid)
+        let chunks = try store.chunks(ids: results.map(\.chunkID))
+        let tRetrieved = Date()
+        let input = AnalysisInput(findings: findings, profiles: index.profiles, retrieval: retrievalStrength(results, chunks: chunks),
+                                  clauseVectors: clauseVectors)
+        let ranked = Array(analyzer.rank(input).prefix(10))
+        var flags = detector.detect(findings, candidates: ranked.prefix(5).map(\.profile))
+        if let model = flagModel, let cv = clauseVectors { flags += embeddingFlags(findings, clauseVectors: cv, model: model, candidates: ranked.prefix(3).map(\.profile), existing: flags) }
+        let triage = policy.decide(findings, flags: flags, ranked: ranked.map { ($0.profile, $0.score, $0.keyCoverage) })
+        let tAnalyzed = Date()
+
+        // Likelihood: a softmax over the ranked scores (relative, not a probability of disease).
+        let shown = Array(ranked.prefix(max(1, maxConditions)))
+        let maxScore = ranked.first?.score ?? 0
+        let expScores = ranked.map { Foundation.exp(($0.score - maxScore) / 0.25) }
+        let z = expScores.reduce(0, +)
+        let conditions = shown.enumerated().map { i, r in
+            Answer.Condition(id: r.profile.id, name: r.profile.name, aliases: r.profile.aliases, score: ((expScores[i] / max(z, 1e-9)) * 1000).rounded() / 1000,
+                             triage: r.profile.triage, matched: r.matched, missing: r.missing, contradicted: r.contradicted, source: r.profile.path)
+        }
+        let citations = cite(results: results, chunks: chunks, conditions: shown.prefix(3).map(\.profile), store: store)
+        let crisis = flags.contains { $0.crisis }
+        var answer = Answer(
+            triage: .init(level: triage.level, reason: triage.reason),
+            conditions: conditions,
+            redFlags: flags.map { .init(flag: $0.flag, clause: $0.clause, condition: $0.condition) },
+            advice: advice(level: triage.level, top: shown.first?.profile, crisis: crisis, store: store),
+            citations: citations,
+            model: .init(name: analyzer.name, reason: decision.reason),
+            timings: [
+                "parseMs": ms(times.start, times.parsed), "embedMs": ms(times.parsed, times.embedded),
+                "retrieveMs": ms(times.embedded, tRetrieved), "analyzeMs": ms(tRetrieved, tAnalyzed), "totalMs": ms(times.start, Date()),
+            ],
+            notice: Answer.notice)
+        if crisis { answer.crisis = Answer.crisisHelp }
+        answer.degraded = degraded
+        return answer
+    }
+
+    func keywordOnly(findings: Findings, index: IndexResources, store: SQLiteStore, maxConditions: Int, reason: String, started: Date) throws -> Answer {
+        let now = Date()
+        return try compose(findings: findings, queryVector: nil, clauseVectors: nil, index: index, store: store, analyzer: LiteAnalyzer(),
+                           flagModel: nil, decision: .init(choice: .lite, reason: reason), maxConditions: maxConditions,
+                           times: (started, now, now), degraded: "bm25-only")
+    }
+
+    func ms(_ a: Date, _ b: Date) -> Double { (b.timeIntervalSince(a) * 100_000).rounded() / 100 }
+
+    /// Red flags of the leading conditions that a clause expresses in other words (embedding match).
+    func embeddingFlags(_ f: Findings, clauseVectors: Matrix, model: SymptomModel, candidates: [ConditionProfile], existing: [RedFlagDetector.Hit]) -> [RedFlagDetector.Hit] {
+        let ids = Set(candidates.map(\.id))
+        var hits: [RedFlagDetector.Hit] = []
+        for (e, entry) in model.flagEntries.enumerated() where ids.contains(model.profiles[entry.condition].id) {
+            let profile = model.profiles[entry.condition]
+            for (c, clause) in f.clauses.enumerated() where !clause.negated && c < clauseVectors.rows {
+                var s: Float = 0
+                for j in 0..<clauseVectors.cols { s += clauseVectors[c, j] * model.flags[e, j] }
+                if s >= 0.8, !existing.contains(where: { $0.flag == entry.phrase }) {
+                    hits.append(.init(flag: entry.phrase, clause: clause.text, level: profile.triage == .emergency ? .emergency : .urgent, crisis: false, condition: profile.id))
+                }
+            }
+        }
+        return hits
+    }
+
+    /// Numbered citations: the best-ranked passage of each leading condition, then general topics.
+    func cite(results: [HybridRetriever.Result], chunks: [Int64: StoredChunk], conditions: [ConditionProfile], store: SQLiteStore) -> [Answer.Citation] {
+        var picked: [StoredChunk] = []
+        for p in conditions {
+            if let best = results.lazy.compactMap({ chunks[$0.chunkID] }).first(where: { $0.documentPath == p.path }) { picked.append(best) }
+            else if let first = (try? store.chunks(documentPath: p.path))?.first(where: { $0.headingPath.hasSuffix("Overview") }) { picked.append(first) }
+        }
+        for r in results {
+            guard picked.count < 5, let c = chunks[r.chunkID],
+                  !picked.contains(where: { $0.id == c.id || ($0.documentPath == c.documentPath && $0.headingPath == c.headingPath) }) else { continue }
+            if c.documentKind != "condition" || picked.count < 3 { picked.append(c) }
+        }
+        return picked.prefix(5).enumerated().map { i, c in
+            Answer.Citation(index: i + 1, path: c.documentPath, section: c.headingPath, excerpt: String(c.text.prefix(240)))
+        }
+    }
+
+    func advice(level: TriageLevel, top: ConditionProfile?, crisis: Bool, store: SQLiteStore) -> [String] {
+        var out = [level.meaning]
+        if crisis { out.append("You do not have to face this alone: talk to someone now — call or text 988 (US) or Samaritans on 116 123 (UK).") }
+        guard let top, !crisis else { return out }
+        let sections = (try? store.chunks(documentPath: top.path)) ?? []
+        func firstSentences(_ heading: String, _ n: Int) -> String? {
+            guard let c = sections.first(where: { $0.headingPath.hasSuffix(heading) }) else { return nil }
+            return Chunker.sentences(c.text).prefix(n).joined(separator: " ").replacingOccurrences(of: "**", with: "")
+        }
+        if let help = firstSentences("When to get help", 2) { out.append(help) }
+        if level <= .routine, let care = firstSentences("Self-care", 2) { out.append(care) }
+        return out
+    }
+}

@@ -1,0 +1,273 @@
+import Embeddings
+import Foundation
+import Linear
+import Store
+
+/// The library a front-end uses: ask questions, stream answers, index a corpus, search, look up
+/// conditions. Models are loaded lazily through a `ModelCache` under a memory budget.
+///
+/// ```swift
+/// let assistant = try HealthAssistant(configuration: .init(projectDirectory: URL(fileURLWithPath: ".")))
+/// let answer = try await assistant.ask("fever, stiff neck and headache since yesterday")
+/// print(answer.triage.level, answer.conditions.first?.name ?? "")
+/// ```
+public final class HealthAssistant: Sendable {
+    /// Where things live and how much memory models may use.
+    public struct Configuration: Sendable {
+        public var modelsDirectory: URL
+        public var databasePath: String
+        public var corpusDirectory: URL
+        /// Byte budget for resident models; nil = enough for everything.
+        public var memoryLimit: Int?
+        /// Worker threads for embedding.
+        public var threads: Int
+        /// Download the model on first use if it is missing.
+        public var autoFetch: Bool
+        /// Build the index from `corpusDirectory` on first use if it is empty.
+        public var autoIndex: Bool
+
+        public init(projectDirectory: URL, databasePath: String? = nil, memoryLimit: Int? = nil, threads: Int = 2,
+                    autoFetch: Bool = true, autoIndex: Bool = true) {
+            modelsDirectory = projectDirectory.appendingPathComponent("models")
+            self.databasePath = databasePath ?? projectDirectory.appendingPathComponent(".health/index.sqlite").path
+            corpusDirectory = projectDirectory.appendingPathComponent("corpus")
+            self.memoryLimit = memoryLimit
+            self.threads = threads
+            self.autoFetch = autoFetch
+            self.autoIndex = autoIndex
+        }
+    }
+
+    /// Per-question options.
+    public struct AskOptions: Sendable {
+        public var model: ModelSelector.Request
+        public var maxConditions: Int
+        /// Force a BM25-only answer (no embedding model), e.g. under memory pressure.
+        public var keywordOnly: Bool
+        public init(model: ModelSelector.Request = .auto, maxConditions: Int = 5, keywordOnly: Bool = false) {
+            self.model = model; self.maxConditions = maxConditions; self.keywordOnly = keywordOnly
+        }
+    }
+
+    public enum AskError: Error, CustomStringConvertible, Equatable {
+        case emptyQuestion
+        case tooLong(Int, limit: Int)
+        case emptyIndex(String)
+        public var description: String {
+            switch self {
+            case .emptyQuestion: return "the question is empty. Describe the symptoms, e.g. \"fever and sore throat for two days\"."
+            case let .tooLong(n, limit): return "the question is \(n) characters; the limit is \(limit). Shorten it to the main symptoms."
+            case .emptyIndex(let path): return "the index \(path) holds no documents. Fix: run `health index`."
+            }
+        }
+    }
+
+    public static let maxQuestionLength = 4000
+
+    public let configuration: Configuration
+    public let cache: ModelCache
+    let parser = FindingsParser()
+    let selector = ModelSelector()
+    let composer = AnswerComposer()
+    let embedderName = ModelLocator.defaultModelName
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        cache = ModelCache(budgetBytes: configuration.memoryLimit ?? Int.max / 4)
+    }
+
+    // MARK: resources (loaded through the cache)
+
+    func embedderBytes() -> Int {
+        let file = configuration.modelsDirectory.appendingPathComponent(embedderName).appendingPathComponent("model.safetensors")
+        return ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size]) as? NSNumber)?.intValue ?? 91_000_000
+    }
+
+    func loadEmbedder() throws -> SentenceEmbedder {
+        BLAS.setThreads(1)
+        let locator = ModelLocator(modelsDirectory: configuration.modelsDirectory)
+        do {
+            return try locator.loadEmbedder(shards: configuration.threads)
+        } catch EmbeddingError.modelMissing(let dir, let file) where configuration.autoFetch {
+            let manifest = try locator.manifest()
+            let fetcher = ModelFetcher(manifest: manifest, modelsDirectory: locator.modelsDirectory)
+            FileHandle.standardError.write(Data("First run: fetching the embedding model (about 83 MB, once)…\n".utf8))
+            for m in manifest.models { _ = try fetcher.fetch(m) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) } }
+            _ = (dir, file)
+            return try locator.loadEmbedder(shards: configuration.threads)
+        }
+    }
+
+    func withEmbedder<R: Sendable>(_ body: (SentenceEmbedder) async throws -> R) async throws -> R {
+        try await cache.using("embedder", bytes: embedderBytes(), load: { [self] in try loadEmbedder() }, body)
+    }
+
+    /// Opens the store for the embedding model's id and dimension (no model load needed).
+    func openStore() throws -> SQLiteStore {
+        let manifest = try? ModelLocator(modelsDirectory: configuration.modelsDirectory).manifest()
+        let dim = manifest?.model(named: embedderName)?.dimension ?? 384
+        return try SQLiteStore(path: configuration.databasePath, modelID: embedderName, dimension: dim)
+    }
+
+    func indexBytes(_ store: SQLiteStore) -> Int {
+        ((try? store.counts().vectors) ?? 0) * store.dimension * 5 + 4_000_000
+    }
+
+    func withIndex<R: Sendable>(_ store: SQLiteStore, _ body: (IndexResources) async throws -> R) async throws -> R {
+        try await cache.using("index", bytes: indexBytes(store), load: { try IndexResources.load(store: store) }, body)
+    }
+
+    func withSymptomModel<R: Sendable>(_ store: SQLiteStore, _ body: (SymptomModel) async throws -> R) async throws -> R {
+        let bytes = (try? store.artifactSize(name: SymptomModel.artifactName)) ?? 0
+        return try await cache.using("complete", bytes: max(bytes, 1_000_000), load: { [self] in
+            let fp = try store.corpusFingerprint()
+            if let m = try SymptomModel.load(from: store, fingerprint: fp) { return m }
+            return try await withEmbedder { try SymptomModel.ensure(store: store, embedder: $0) }
+        }, body)
+    }
+
+    /// Bytes the Complete model would need resident, to let the selector respect the budget.
+    func completeFits(_ store: SQLiteStore) -> Bool {
+        let need = embedderBytes() + indexBytes(store) + ((try? store.artifactSize(name: SymptomModel.artifactName)) ?? 0)
+        return need <= cache.budget
+    }
+
+    // MARK: public API
+
+    /// Indexes a folder (default: the configured corpus) and rebuilds the Complete model's parameters.
+    public func index(folder: URL? = nil, progress: @escaping @Sendable (CorpusIndexer.Progress) -> Void = { _ in },
+                      warn: @escaping @Sendable (String) -> Void = { _ in }) async throws -> CorpusIndexer.Report {
+        let store = try openStore()
+        let report = try await withEmbedder { embedder in
+            let tokenizer = embedder.tokenizer
+            let indexer = CorpusIndexer(store: store, embedder: embedder, countTokens: { tokenizer.encode($0).count - 2 })
+            let r = try indexer.index(folder: folder ?? configuration.corpusDirectory, warn: warn, progress: progress)
+            try SymptomModel.ensure(store: store, embedder: embedder)
+            return r
+        }
+        // The vector index and the Complete model now describe an older corpus: drop them.
+        await cache.releaseAll()
+        return report
+    }
+
+    /// Loads the models so the first question is fast.
+    public func warmUp() async throws {
+        let store = try await readyStore()
+        _ = try await withEmbedder { try $0.embed(["warm up"]).rows }
+        _ = try await withIndex(store) { $0.profiles.count }
+        _ = try await withSymptomModel(store) { $0.entries.count }
+    }
+
+    /// Drops every model not in use (call on memory pressure).
+    public func releaseModels() async { await cache.releaseAll() }
+
+    /// Cache counters (hits, misses, loads, evictions, resident bytes).
+    public var metrics: ModelCache.Counters { get async { await cache.counters } }
+
+    /// The store, indexing the corpus first if it is empty and auto-indexing is on.
+    func readyStore() async throws -> SQLiteStore {
+        let store = try openStore()
+        if try store.counts().documents == 0 {
+            guard configuration.autoIndex else { throw AskError.emptyIndex(configuration.databasePath) }
+            FileHandle.standardError.write(Data("First run: building the index from \(configuration.corpusDirectory.path)…\n".utf8))
+            let bar = SimpleProgress()
+            _ = try await index(progress: { bar.update($0) })
+            bar.finish()
+        }
+        return store
+    }
+
+    /// Answers one question.
+    public func ask(_ question: String, options: AskOptions = AskOptions()) async throws -> Answer {
+        let trimmed = question.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw AskError.emptyQuestion }
+        guard trimmed.count <= Self.maxQuestionLength else { throw AskError.tooLong(trimmed.count, limit: Self.maxQuestionLength) }
+        let t0 = Date()
+        let findings = parser.parse(trimmed)
+        let store = try await readyStore()
+        let tParse = Date()
+        return try await withIndex(store) { index in
+            if options.keywordOnly {
+                return try composer.keywordOnly(findings: findings, index: index, store: store, maxConditions: options.maxConditions,
+                                                reason: "Keyword-only (BM25) answer, as requested.", started: t0)
+            }
+            let embedded: (SentenceEmbedder) throws -> Matrix = { e in try e.embed([trimmed] + findings.clauses.map(\.text)) }
+            let vectors: Matrix
+            do {
+                vectors = try await withEmbedder { try embedded($0) }
+            } catch let error as EmbeddingError {
+                // The model is unavailable: still answer, from keywords alone, and say so.
+                return try composer.keywordOnly(findings: findings, index: index, store: store, maxConditions: options.maxConditions,
+                                                reason: "The embedding model is unavailable (\(error)); this answer uses keyword search only.", started: t0)
+            }
+            let tEmbed = Date()
+            let decision = selector.choose(findings, requested: options.model, completeFits: completeFits(store))
+            let queryVector = Array(vectors.row(0))
+            let clauseVectors = Matrix(rows: vectors.rows - 1, cols: vectors.cols, storage: Array(vectors.storage[vectors.cols...]))
+            if decision.choice == .complete {
+                return try await withSymptomModel(store) { model in
+                    try composer.compose(findings: findings, queryVector: queryVector, clauseVectors: clauseVectors, index: index, store: store,
+                                         analyzer: CompleteAnalyzer(model: model), flagModel: model, decision: decision,
+                                         maxConditions: options.maxConditions, times: (t0, tParse, tEmbed))
+                }
+            }
+            return try composer.compose(findings: findings, queryVector: queryVector, clauseVectors: clauseVectors, index: index, store: store,
+                                        analyzer: LiteAnalyzer(), flagModel: nil, decision: decision,
+                                        maxConditions: options.maxConditions, times: (t0, tParse, tEmbed))
+        }
+    }
+
+    /// Streams an answer: the triage first, then each condition, then the evidence.
+    public func askStream(_ question: String, options: AskOptions = AskOptions()) -> AsyncThrowingStream<AnswerEvent, Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    let answer = try await ask(question, options: options)
+                    for event in AnswerEvent.events(for: answer) { continuation.yield(event) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// A search hit for front-ends.
+    public struct SearchHit: Sendable, Codable {
+        public var path: String
+        public var section: String
+        public var text: String
+        public var score: Double
+    }
+
+    /// Hybrid search over the corpus.
+    public func search(_ query: String, limit: Int = 10) async throws -> [SearchHit] {
+        let q = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !q.isEmpty else { throw AskError.emptyQuestion }
+        let store = try await readyStore()
+        let vector = try await withEmbedder { Array(try $0.embed([q]).row(0)) }
+        return try await withIndex(store) { index in
+            let results = try index.retriever.search(text: q, vector: vector, k: max(1, min(limit, 100)), mode: .hybrid)
+            let chunks = try store.chunks(ids: results.map(\.chunkID))
+            return results.compactMap { r in chunks[r.chunkID].map { SearchHit(path: $0.documentPath, section: $0.headingPath, text: $0.text, score: r.score) } }
+        }
+    }
+
+    /// One condition's profile by id (nil if unknown).
+    public func condition(id: String) async throws -> ConditionProfile? {
+        let store = try await readyStore()
+        return try await withIndex(store) { $0.profiles.first { $0.id == id } }
+    }
+}
+
+/// Progress to stderr for the first-run index build (a bar on a terminal, nothing when piped).
+final class SimpleProgress: @unchecked Sendable {
+    // Touched only from the indexing thread.
+    let tty = isatty(2) == 1
+    func update(_ p: CorpusIndexer.Progress) {
+        guard tty else { return }
+        FileHandle.standardError.write(Data(String(format: "\r  %d/%d files, %d chunks, %.0f s ", p.filesDone, p.filesTotal, p.chunksDone, p.elapsed).utf8))
+    }
+    func finish() { if tty { FileHandle.standardError.write(Data("\n".utf8)) } }
+}
