@@ -50,7 +50,7 @@ let package = Package(
             "Embeddings", "Linear", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Linear"]),
-        .testTarget(name: "HealthAssistantTests", dependencies: ["HealthAssistant", "Store", "Embeddings", "Linear"]),
+        .testTarget(name: "HealthAssistantTests", dependencies: ["HealthAssistant", "Store", "Embeddings", "Linear"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HealthCLITests", dependencies: ["health", "Store", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]

@@ -9,7 +9,7 @@ public struct FindingsParser: Sendable {
 
     static let negationCues = ["no", "not", "denies", "denied", "deny", "without", "never", "none", "negative for", "free of",
                                "don't have", "dont have", "do not have", "doesn't have", "does not have", "haven't had", "have not had",
-                               "hasn't had", "has not had", "no sign of", "no signs of", "absence of", "nor", "isn't", "is not", "wasn't", "aren't"]
+                               "hasn't had", "has not had", "no sign of", "no signs of", "never had", "never been", "absence of", "nor", "isn't", "is not", "wasn't", "aren't"]
     static let wordNumbers: [String: Double] = ["a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                                                 "seven": 7, "eight": 8, "nine": 9, "ten": 10, "couple of": 2, "few": 3, "several": 4]
 
@@ -60,7 +60,8 @@ public struct FindingsParser: Sendable {
         var best: Range<String.Index>?
         for cue in Self.negationCues {
             let pattern = "\\b" + NSRegularExpression.escapedPattern(for: cue) + "\\b"
-            if let r = clause.range(of: pattern, options: .regularExpression), best == nil || r.lowerBound < best!.lowerBound {
+            if let r = clause.range(of: pattern, options: .regularExpression),
+               best == nil || r.lowerBound < best!.lowerBound || (r.lowerBound == best!.lowerBound && r.upperBound > best!.upperBound) {
                 // "no longer", "not sure", "not only", "never mind" are not negations of a symptom.
                 let tail = clause[r.upperBound...].trimmingCharacters(in: .whitespaces)
                 if ["longer", "sure", "only", "mind", "better", "improving", "getting better", "stop", "stopping", "go away", "going away"].contains(where: { tail.hasPrefix($0) }) { continue }
@@ -170,7 +171,7 @@ public struct FindingsParser: Sendable {
         (#"heart (disease|failure|attack)|\bangina\b|\bstent\b|bypass surgery"#, "heart disease"),
         (#"blood thinner|warfarin|apixaban|rivaroxaban|anticoagula|eliquis|xarelto|clopidogrel"#, "on blood thinners"),
         (#"(recent|had|after|post)[- ]?(op|operation|surgery)|surgery (last|two|a few|\d)"#, "recent surgery"),
-        (#"\b(travel(l)?ed|trip to|came back from|returned from|holiday in|vacation in)\b"#, "recent travel"),
+        (#"\b(travel(l)?ed|trip to|came back from|back from|returned from|holiday in|vacation in)\b"#, "recent travel"),
         (#"chemo(therapy)?|immunosuppress|transplant|\bhiv\b|on steroids|prednisolone|prednisone"#, "weakened immunity"),
         (#"kidney disease|on dialysis|\bckd\b"#, "kidney disease"), (#"\bcancer\b"#, "cancer"),
         (#"high blood pressure|hypertension"#, "high blood pressure"), (#"\bepilep(sy|tic)\b"#, "epilepsy"),

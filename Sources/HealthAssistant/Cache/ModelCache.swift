@@ -87,8 +87,10 @@ public actor ModelCache {
                 return v
             }
             if let task = loading[name] {
-                // Someone else is loading it: wait for that load, then take a lease on the next turn.
-                _ = try await task.value
+                // Someone else is loading it: wait for that load. Whoever resumes first installs the
+                // result, so no waiter can spin on a finished task before the loader resumes.
+                let value = try await task.value
+                install(name, value)
                 continue
             }
             guard bytes <= budget else { throw CacheError.doesNotFit(model: name, needs: bytes, budget: budget) }
@@ -97,21 +99,16 @@ public actor ModelCache {
                 continue
             }
             counters.misses += 1
+            counters.hits -= 1  // the lease taken right after the load is this miss, not a hit
             reserved[name] = bytes
             let start = Date()
             let task = Task<any Sendable, Error> { try await load() }
             loading[name] = task
+            loadStarted[name] = start
             do {
                 let value = try await task.value
-                loading[name] = nil
-                reserved[name] = nil
-                clock += 1
-                entries[name] = Entry(value: value, bytes: bytes, leases: 1, lastUsed: clock)
-                counters.loads += 1
-                counters.loadSeconds += Date().timeIntervalSince(start)
-                updateResident()
-                guard let v = value as? T else { preconditionFailure("model \(name) loaded with another type") }
-                return v
+                install(name, value)
+                continue
             } catch {
                 loading[name] = nil
                 reserved[name] = nil
@@ -119,6 +116,21 @@ public actor ModelCache {
                 throw error
             }
         }
+    }
+
+    private var loadStarted: [String: Date] = [:]
+
+    /// Moves a finished load from `loading` into `entries` (once; later calls do nothing).
+    private func install(_ name: String, _ value: any Sendable) {
+        guard loading[name] != nil, entries[name] == nil else { return }
+        let bytes = reserved[name] ?? 0
+        loading[name] = nil
+        reserved[name] = nil
+        clock += 1
+        entries[name] = Entry(value: value, bytes: bytes, leases: 0, lastUsed: clock)
+        counters.loads += 1
+        counters.loadSeconds += Date().timeIntervalSince(loadStarted.removeValue(forKey: name) ?? Date())
+        updateResident()
     }
 
     func release(_ name: String) {

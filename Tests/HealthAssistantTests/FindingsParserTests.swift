@@ -1,0 +1,59 @@
+import Testing
+@testable import HealthAssistant
+
+struct FindingsParserTests {
+    let parser = FindingsParser()
+
+    @Test func negationCoversItsListUntilBut() {
+        let f = parser.parse("No fever or cough, but a sore throat and headache")
+        #expect(f.negative == ["fever", "cough"])
+        #expect(f.positive == ["a sore throat", "headache"])
+    }
+
+    @Test(arguments: [
+        ("denies chest pain", "chest pain"), ("without rash", "rash"), ("never had a seizure", "a seizure"),
+        ("I don't have a stiff neck", "a stiff neck"), ("not short of breath", "short of breath"),
+    ])
+    func negationCues(text: String, negated: String) {
+        let f = parser.parse(text)
+        #expect(f.negative.contains(negated), "\(f.clauses)")
+        #expect(!f.positive.contains(negated))
+    }
+
+    @Test func notANegation() {
+        #expect(parser.parse("the pain is no longer in my back but in my chest").negative.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("my 2-year-old has a fever", 2.0, nil as Findings.Sex?), ("45 yo male with chest pain", 45, .male),
+        ("a 65-year-old woman with cough", 65, .female), ("my 6 week old baby is hot", 6.0 / 52, nil),
+        ("my 3 month old son", 0.25, .male), ("I'm 30 and pregnant", 30, .female), ("my newborn is yellow", 0.05, nil),
+    ])
+    func ageAndSex(text: String, age: Double, sex: Findings.Sex?) {
+        let f = parser.parse(text)
+        #expect(abs((f.ageYears ?? -1) - age) < 0.01, "\(text) → \(String(describing: f.ageYears))")
+        if let sex { #expect(f.sex == sex) }
+    }
+
+    @Test func vitalsWithUnits() {
+        let f = parser.parse("T 39.4C, HR 124 bpm, BP 190/120 mmHg, SpO2 89% on room air")
+        #expect(abs((f.vitals.temperatureC ?? 0) - 39.4) < 0.01)
+        #expect(f.vitals.heartRate == 124)
+        #expect(f.vitals.systolic == 190 && f.vitals.diastolic == 120)
+        #expect(f.vitals.oxygenSaturation == 89)
+        let g = parser.parse("temperature of 104°F and oxygen level 91%")
+        #expect(abs((g.vitals.temperatureC ?? 0) - 40) < 0.01)
+        #expect(g.vitals.oxygenSaturation == 91)
+        #expect(g.sex == nil)
+    }
+
+    @Test func durationOnsetSeverityPregnancyHistory() {
+        let f = parser.parse("Sudden worst headache of my life for 3 days; I'm 20 weeks pregnant, diabetic, on warfarin, back from Kenya")
+        #expect(f.durationDays == 3)
+        #expect(f.suddenOnset && f.severe && f.pregnant)
+        #expect(Set(f.history).isSuperset(of: ["diabetes", "on blood thinners", "recent travel"]))
+        #expect(parser.parse("cough since yesterday").durationDays == 1)
+        #expect(parser.parse("rash for two weeks").durationDays == 14)
+        #expect(parser.parse("I am not pregnant").pregnant == false)
+    }
+}
