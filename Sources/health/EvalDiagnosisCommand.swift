@@ -47,7 +47,9 @@ struct EvalDiagnosisCommand: AsyncParsableCommand {
             if let gold = (c["triage"] as? String).flatMap(TriageLevel.init(rawValue:)) {
                 triaged += 1
                 if answer.triage.level == gold { triageExact += 1 }
-                if answer.triage.level >= gold { triageSafe += 1 }
+                if answer.triage.level >= gold { triageSafe += 1 } else if verbose && gold != .emergency {
+                    print("UNDER \(gold.rawValue)→\(answer.triage.level.rawValue) [\(answer.conditions.first?.name ?? "-")]: \(text)")
+                }
                 if gold == .emergency && answer.triage.level != .emergency {
                     underEmergency += 1
                     if verbose { print("UNDER-TRIAGED emergency as \(answer.triage.level.rawValue): \(text)") }

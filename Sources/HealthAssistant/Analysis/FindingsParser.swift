@@ -131,6 +131,9 @@ public struct FindingsParser: Sendable {
             let q = Double(t[qr]) ?? Self.wordNumbers[String(t[qr])] ?? 1
             return q * (units[String(t[ur])] ?? 1)
         }
+        if t.range(of: #"\b(for|over|past|the past|last) (a few |several |many )?(weeks|fortnight)"#, options: .regularExpression) != nil { return 14 }
+        if t.range(of: #"\b(for|over|past|the past|last) (a few |several |many )?months"#, options: .regularExpression) != nil { return 60 }
+        if t.range(of: #"\b(for|over|past|the past|last) (a |the past )?(year|years)"#, options: .regularExpression) != nil { return 365 }
         if t.contains("since yesterday") || t.contains("last night") || t.contains("this morning") { return 1 }
         if t.range(of: #"since (monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend)"#, options: .regularExpression) != nil { return 3 }
         if t.range(of: #"\b(for|past) (a|one) (week|fortnight)\b"#, options: .regularExpression) != nil { return 7 }
@@ -157,7 +160,8 @@ public struct FindingsParser: Sendable {
             v.systolic = s; v.diastolic = d
         }
         if let m = firstMatch(#"\b(?:spo2|sp02|sats?|o2 sat(?:uration)?s?|oxygen(?: saturation| level| sat(?:uration)?)?|pulse ox(?:imeter)?(?: reading)?)\s*(?:of|is|was|at|reads|reading|:)?\s*(?:only\s*)?(\d{2,3})\s*%?"#, in: t)
-            ?? firstMatch(#"(\d{2,3})\s*%\s*(?:on room air|oxygen|o2|sat)"#, in: t), let s = Double(m), (50...100).contains(s) {
+            ?? firstMatch(#"(\d{2,3})\s*%\s*(?:on room air|oxygen|o2|sat)"#, in: t)
+            ?? firstMatch(#"(?:oximeter|ox|sats?|oxygen|o2|spo2)\D{0,25}?(\d{2,3})\s*%"#, in: t), let s = Double(m), (50...100).contains(s) {
             v.oxygenSaturation = s
         }
         return v

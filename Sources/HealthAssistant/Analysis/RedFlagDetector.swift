@@ -18,7 +18,7 @@ struct RedFlagDetector: Sendable {
         let allClauses = f.clauses.map(\.text)
         for rule in SafetyRules.rules {
             let pool = rule.ignoresNegation ? allClauses + [f.text.lowercased()] : positive
-            var trigger: String?
+            var trigger: String? = rule.all.isEmpty ? "vital signs" : nil
             var ok = true
             for pattern in rule.all {
                 guard let clause = pool.first(where: { $0.range(of: pattern, options: .regularExpression) != nil }) else { ok = false; break }

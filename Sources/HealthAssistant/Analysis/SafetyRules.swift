@@ -16,21 +16,32 @@ struct SafetyRule: Sendable {
 }
 
 enum SafetyRules {
-    static let suicide = #"suicid|kill(ing)? my ?self|end(ing)? (it all|my life|things)|take my (own )?life|want(ed)? to die|wish i (was|were) dead|(don'?t|do not) want to (live|be alive|wake up|be here)|self[- ]?harm|hurt(ing)? my ?self|cut(ting)? my ?self|harm(ing)? my ?self|better off dead|no reason to live|jump off|hang(ing)? my ?self"#
-    static let chestPain = #"chest (pain|tightness|pressure|heaviness|discomfort)|(pain|tightness|pressure|heaviness) in (my|the|his|her) chest|crushing chest|substernal|retrosternal|elephant on my chest"#
-    static let fever = #"fever|temperature|feverish|burning up|hot to (the )?touch|pyrexi|febrile"#
+    static let suicide = #"suicid|kill(ing)? my ?self|end(ing)? (it all|my life|things)|take my (own )?life|want(ed)? to die|wish i (was|were) dead|(don'?t|do not) want to (live|be alive|wake up|be here)|self[- ]?harm|hurt(ing)? my ?self|cut(ting)? my ?self|harm(ing)? my ?self|better off dead|no reason to live|jump off|hang(ing)? my ?self|so (that )?i (don'?t|do not|won'?t|never) wake up|(take|taking|swallow|swallowing) all (of )?my (insulin|pills|tablets|medication|meds)|not (be )?around (any ?more|tomorrow)|say(ing)? goodbye to everyone"#
+    static let chestPain = #"chest.{0,30}(pain|tight|pressure|heav|crush|squeez|elephant|weight on|band around|vice)|chest (pain|tightness|pressure|heaviness|discomfort)|(pain|tightness|pressure|heaviness) in (my|the|his|her) chest|crushing chest|substernal|retrosternal|elephant on my chest"#
+    static let fever = #"fever|temperature|\btemp\b|feverish|burning up|hot to (the )?touch|pyrexi|febrile"#
 
     static let rules: [SafetyRule] = [
         SafetyRule(flag: "thoughts of suicide or self-harm", level: .emergency, all: [suicide], crisis: true, ignoresNegation: true),
         SafetyRule(flag: "overdose or poisoning", level: .emergency,
-                   all: [#"overdos|took (too many|a (whole )?(bottle|box|packet|pack)|the (whole )?(bottle|box|packet|pack)|all (my|of my|the) (pills|tablets))|swallowed (bleach|poison|a battery|a button battery|batter|chemical|detergent|pills|tablets|medicine)|poison(ed|ing)?\b|carbon monoxide|drank (bleach|antifreeze|chemical)|ate (mushrooms|berries) .*(sick|vomit)"#], crisis: true),
+                   all: [#"(a handful of|handful of|a fistful of|a whole (bottle|box|pack|packet) of|(took|taken|swallowed) (\d+|a lot of|lots of|loads of)) .{0,25}(tablets|pills|paracetamol|acetaminophen|tylenol|capsules|insulin|meds)|took (\d+|a lot of|lots of|loads of|many|too many|a handful of|handful of|a fistful of|a whole (bottle|box|pack|packet) of) .{0,25}(tablets|pills|paracetamol|acetaminophen|tylenol|ibuprofen|capsules|insulin|sleeping|meds|medication)|(got into|swallowed|ingested|ate|chewed|drank) .{0,30}(pills|tablets|medicine|medication|capsules|bleach|detergent|pod|antifreeze|battery|batteries)|overdos|took (too many|a (whole )?(bottle|box|packet|pack)|the (whole )?(bottle|box|packet|pack)|all (my|of my|the) (pills|tablets))|swallowed (bleach|poison|a battery|a button battery|batter|chemical|detergent|pills|tablets|medicine)|poison(ed|ing)?\b|carbon monoxide|drank (bleach|antifreeze|chemical)|ate (mushrooms|berries) .*(sick|vomit)"#], crisis: true),
         SafetyRule(flag: "chest pain with warning features", level: .emergency,
                    all: [chestPain], extra: { f in
                        f.severe || f.suddenOnset || (f.ageYears ?? 0) >= 40 || f.history.contains("heart disease") || f.history.contains("diabetes")
                            || f.positive.contains { $0.range(of: #"arm|jaw|back|sweat|clammy|diaphore|breath|nause|sick|faint|dizz|radiat|spread|crush|squeez|pressure|heav"#, options: .regularExpression) != nil }
                    }),
         SafetyRule(flag: "severe difficulty breathing", level: .emergency,
-                   all: [#"can'?t breathe|cannot breathe|can not breathe|unable to breathe|struggling to breathe|struggling for breath|gasping|fighting for (breath|air)|stopped breathing|not breathing|(lips?|face|skin) (turning |are |is |look |looks |going )?(blue|grey|gray)|blue lips|turning blue|choking|can'?t (speak|talk|finish)( in)?( full)? sentences|too breathless to (speak|talk)|severe (shortness of breath|breathlessness|difficulty breathing|trouble breathing)|ribs? (sucking|pulling) in"#]),
+                   all: [#"can'?t breathe|cannot breathe|can not breathe|unable to breathe|struggling to breathe|struggling for breath|gasping|fighting for (breath|air)|stopped breathing|not breathing|(lips?|face|skin) (turning |are |is |look |looks |going )?(blue|grey|gray)|blue lips|turning blue|choking|can'?t (speak|talk|finish)( in)?( full)? sentences|too breathless to (speak|talk)|severe (shortness of breath|breathlessness|difficulty breathing|trouble breathing)|ribs? (sucking|pulling) in|(only|barely) (get|say|speak|manage)( out)? (a few|one|two|three|\d+|a couple of) words|(breathless|short of breath|can'?t catch my breath|out of breath).{0,20}(at rest|sitting (still|down)|lying down|resting|even sitting)"#]),
+        SafetyRule(flag: "possible heart attack without typical chest pain", level: .emergency,
+                   all: [#"jaw|(left |right )?arm (pain|ache|heav)|pain (in|down) (my|his|her|the) (left |right )?arm|upper back pain|epigastric"#, #"sweat|clammy|nause|sick|breath|faint|dizz|grey|gray"#],
+                   extra: { ($0.ageYears ?? 0) >= 40 || $0.history.contains("diabetes") || $0.history.contains("heart disease") }),
+        SafetyRule(flag: "allergic reaction with faintness, breathing or voice changes", level: .emergency,
+                   all: [#"sting|stung|bee|wasp|hornet|peanut|nut|shellfish|allerg|hives|welts|after (eating|taking)"#,
+                         #"faint|dizz|lighthead|collaps|hoarse|voice (change|sound)|wheez|breath|throat|tongue|swallow|swell(ing)? (of|in) (the |my )?(face|lips|mouth)"#]),
+        SafetyRule(flag: "major trauma (crash, fall from height) with neck, back, head, chest or belly symptoms", level: .emergency,
+                   all: [#"crash|collision|car accident|road accident|rta|hit by (a )?(car|bus|truck|vehicle)|fell (off|from) (a |the )?(ladder|roof|height|balcony|horse|bike)|fall from (a )?height|thrown from"#,
+                         #"neck|back|spine|head|tingl|numb|weak|chest|belly|abdom|stomach|bleed|pain|can'?t move"#]),
+        SafetyRule(flag: "low blood sugar with confusion or unable to swallow", level: .emergency,
+                   all: [#"(blood sugar|glucose|sugars?|bm|bg)\b.{0,20}(low|\b[0-2](\.\d)?\b|\b[1-4]\d\b)|hypo\b|hypoglyc"#, #"confus|drows|can'?t (swallow|eat|drink)|unable to swallow|unconscious|fit|seizure|won'?t wake|not making sense|slurr"#]),
         SafetyRule(flag: "signs of stroke (face, arm, speech)", level: .emergency,
                    all: [#"face (is |has |was )?(droop|drooping|dropped|fallen|lopsided)|droop(ing|y) (face|mouth|eyelid on one side)|(mouth|smile) (is )?(droop|lopsided|uneven)|slurr(ed|ing)|(can'?t|cannot|unable to) (lift|raise|move) (my|his|her|one|the) (left |right )?(arm|leg)|(weak(ness)?|numb(ness)?|paraly[sz]ed) (on|in|down) (one|the (left|right)) side|one side of (my|his|her|the) (face|body)|(sudden|suddenly).*(confus|trouble (speaking|talking)|can'?t speak|vision|weak|numb)|(trouble|difficulty) (speaking|finding words)|words (are )?(jumbled|garbled)"#]),
         SafetyRule(flag: "sudden severe (thunderclap) headache", level: .emergency,
@@ -48,7 +59,7 @@ enum SafetyRules {
         SafetyRule(flag: "vomiting or coughing up blood, or black stools", level: .emergency,
                    all: [#"(vomit|throw|threw|throwing|puk|sick).{0,20}blood|blood.{0,12}(in|when i) (vomit|sick)|coffee[- ]grounds?|cough(ing|ed)? (up )?(a lot of |lots of )?blood|black,? (tarry|sticky|tar)|tarry (stool|poo)|black (stool|poo|poop)s?\b"#]),
         SafetyRule(flag: "heavy bleeding", level: .emergency,
-                   all: [#"bleeding (heavily|a lot|badly|profusely|won'?t stop|that won'?t stop|will not stop|doesn'?t stop|does not stop|non[- ]stop)|heavy bleeding|won'?t stop bleeding|soak(ing|ed)? (through )?(a |one )?(pad|tampon)s? (an|every|each|in an) hour|blood (is )?(spurting|pouring|gushing)|losing a lot of blood"#]),
+                   all: [#"(bleed|nosebleed|nose bleed|blood).{0,25}(pouring|gushing|spurting|won'?t stop|not stopping|will not stop|for (over |more than )?([2-9]\d|\d{3}) min)|bleeding (heavily|a lot|badly|profusely|won'?t stop|that won'?t stop|will not stop|doesn'?t stop|does not stop|non[- ]stop)|heavy bleeding|won'?t stop bleeding|soak(ing|ed)? (through )?(a |one )?(pad|tampon)s? (an|every|each|in an) hour|blood (is )?(spurting|pouring|gushing)|losing a lot of blood"#]),
         SafetyRule(flag: "severe abdominal pain", level: .emergency,
                    all: [#"(severe|worst|unbearable|excruciating|agoni[sz]ing|intense|terrible) .{0,20}(abdominal|stomach|belly|tummy|abdomen|lower right|pelvic) pain|(abdominal|stomach|belly|tummy) pain.{0,20}(severe|unbearable|excruciating|worst)|rigid (abdomen|belly|tummy)|(belly|stomach|abdomen|tummy) (is )?(hard|rigid) (as|like) a board"#]),
         SafetyRule(flag: "sudden testicle pain", level: .emergency,
@@ -65,12 +76,14 @@ enum SafetyRules {
                    all: [#"numb.{0,25}(saddle|groin|bottom|buttock|genital|inner thigh|between (my|the) legs|private)|(saddle|groin|bottom|genital).{0,15}numb|(can'?t|cannot|unable to|lost|loss of) (control|hold|feel).{0,15}(bladder|bowel|pee|wee|urine|poo)|(bladder|bowel) control|(can'?t|cannot|unable to) (pee|urinate|pass urine)"#]),
         SafetyRule(flag: "sudden loss of vision", level: .emergency,
                    all: [#"(sudden(ly)?|lost|loss of|can'?t see|went) .{0,20}(vision|sight|blind)|curtain (over|across|coming)|shadow (over|across) (my )?vision|chemical.{0,20}eye|eye.{0,20}(chemical|bleach)"#]),
+        SafetyRule(flag: "large or deep burn or scald", level: .emergency,
+                   all: [#"burn|scald|boiling|hot water|kettle|hot oil|flames|fire\b|chemical"#, #"white|charred|leathery|big area|large area|all over|whole (arm|leg|chest|back)|blister(ed|s|ing)? (all )?over|face|genital|peeling off in sheets"#]),
         SafetyRule(flag: "severe burn", level: .emergency,
-                   all: [#"(severe|large|big|deep|bad|serious|chemical|electrical) burn|burn.{0,30}(face|hand|genital|large|blister(ed|s)? (all|over)|white|charred|leathery)|electric shock|electrocut"#]),
+                   all: [#"(severe|large|big|deep|bad|serious|chemical|electrical) burn|(burn|scald|boiling|hot water|kettle|hot oil|flames|fire).{0,80}(face|hand|genital|large|big area|whole|all over|blister(ed|s|ing)? (all|over)|white|charred|leathery|chest and|arm and)|electric shock|electrocut"#]),
         SafetyRule(flag: "signs of sepsis", level: .emergency,
                    all: [#"mottled|blotchy (skin|blue)|(skin|lips) (pale|grey|blue)|not (peed|urinated|passed urine|weed) (all day|in|for)|no (urine|pee|wee)|no wet nappies|no wet diapers|shivering uncontrollably|rigors|feel like (i'?m|i am) dying|sunken (fontanelle|soft spot)"#]),
         SafetyRule(flag: "diabetes with vomiting and drowsiness or fast breathing (possible ketoacidosis)", level: .emergency,
-                   all: [#"vomit|throw(ing)? up|sick"#, #"drows|confus|fast breathing|deep breath|breathing (fast|hard)|fruity|ketone|blood sugar (is )?(very )?high|sugars? (are |is )?(very )?high|\bhi\b on (the |my )?meter"#],
+                   all: [#"vomit|throw(ing)? up|sick"#, #"drows|confus|fast breathing|deep breath|breathing (deep|fast|hard|heavy|rapid)|(says|reads|shows) hi\b|fruity|ketone|blood sugar (is )?(very )?high|sugars? (are |is )?(very )?high|\bhi\b on (the |my )?meter"#],
                    extra: { $0.history.contains("diabetes") }),
         SafetyRule(flag: "snake bite or severe allergic sting", level: .emergency,
                    all: [#"snake ?bite|bitten by a snake|bitten by (a|an) (adder|rattlesnake|viper)"#]),
@@ -80,5 +93,37 @@ enum SafetyRules {
                    all: [#"(not|won'?t|refus(es|ing)) (drink|feed)ing?|no wet (nappy|nappies|diaper)|hasn'?t (peed|wee'?d) in"#], extra: { ($0.ageYears ?? 99) < 1 }),
         SafetyRule(flag: "sudden severe calf or leg swelling with breathlessness", level: .emergency,
                    all: [#"(calf|leg).{0,20}(swollen|swelling|pain)"#, #"breath|chest pain|cough(ing)? blood"#]),
+    
+        // Same-day (urgent) warning signs: never an emergency by themselves, but never self-care.
+        SafetyRule(flag: "high fever (39 °C / 102 °F or more)", level: .urgent, all: [], extra: { ($0.vitals.temperatureC ?? 0) >= 39 }),
+        SafetyRule(flag: "fever in a child under 5", level: .urgent, all: [fever], extra: { ($0.ageYears ?? 99) < 5 }),
+        SafetyRule(flag: "fever lasting 3 days or more", level: .urgent, all: [fever], extra: { ($0.durationDays ?? 0) >= 3 }),
+        SafetyRule(flag: "spreading redness or a red streak (possible spreading infection)", level: .urgent,
+                   all: [#"(redness|red patch|red area|red streak|red line|red skin).{0,40}(spread|creep|bigger|growing|past the (pen )?line|up my (arm|leg))|(spread|spreading|creeping).{0,30}(red|the line)|red streak"#]),
+        SafetyRule(flag: "pregnancy with new symptoms", level: .urgent,
+                   all: [#"spotting|bleed|burn(s|ing)? when|pee|urin|pain|fever|vomit|headache|swelling|itch(y|ing) (all over|palms|soles)|discharge|leak"#], extra: { $0.pregnant }),
+        SafetyRule(flag: "shingles or a rash near the eye", level: .urgent, all: [#"(shingles|rash|blisters).{0,40}(eye|forehead|nose tip)|eye.{0,30}(shingles|rash|blisters)"#]),
+        SafetyRule(flag: "infected-looking wound or foot sore with diabetes", level: .urgent,
+                   all: [#"sore|wound|ulcer|cut|blister|toe|foot"#, #"red|swollen|swelling|smell|pus|hot|black|spreading"#], extra: { $0.history.contains("diabetes") }),
+        SafetyRule(flag: "severe flank pain (possible kidney stone or kidney infection)", level: .urgent,
+                   all: [#"(flank|loin|side|kidney).{0,30}(pain|ache)|(pain|ache).{0,20}(flank|loin|kidney)|pain.{0,30}(to|into|towards) (my |the )?groin"#]),
+        SafetyRule(flag: "bleeding while on blood thinners", level: .urgent, all: [#"bleed|blood|bruis"#], extra: { $0.history.contains("on blood thinners") }),
+        SafetyRule(flag: "swollen, red or painful calf (possible clot)", level: .urgent,
+                   all: [#"(calf|leg).{0,40}(swollen|swelling|red|tender|hot|warm|pain)|(swollen|swelling|red|tender|hot|warm|painful) (left |right )?(calf|leg)"#]),
+        SafetyRule(flag: "burn larger than the palm or blistered", level: .urgent,
+                   all: [#"burn|scald"#, #"blister|bigger than|larger than|palm|deep"#]),
+        SafetyRule(flag: "barking cough or noisy breathing in a child", level: .urgent,
+                   all: [#"bark|croup|stridor|noisy breathing|whistl"#], extra: { ($0.ageYears ?? 99) < 12 }),
+        SafetyRule(flag: "cannot keep fluids down", level: .urgent,
+                   all: [#"(can'?t|cannot|unable to|not able to) keep (any )?(water|fluids?|drinks?|anything) down|fewer wet (nappies|diapers)|not (peed|weed|urinated) (much|for)|lighthead.{0,20}stand|dizzy when (i )?stand"#]),
+        SafetyRule(flag: "painful red eye", level: .urgent,
+                   all: [#"eye"#, #"pain|hurts|sore|light sensitiv|sensitive to light|blurr"#, #"red|contact lens|light"#]),
+        SafetyRule(flag: "asthma not settling with the reliever inhaler", level: .urgent,
+                   all: [#"inhaler|puffer|salbutamol|ventolin|reliever"#, #"still|not help|isn'?t help|no better|wheez|breathless|tight"#]),
+        SafetyRule(flag: "pelvic pain with fever or discharge", level: .urgent,
+                   all: [#"pelvi|lower (abdominal|tummy|belly) pain"#, #"fever|temperature|discharge|smell"#]),
+        SafetyRule(flag: "very high blood sugar or ketones", level: .urgent,
+                   all: [#"(blood sugar|glucose|sugars?).{0,20}(\b(1[5-9]|[2-9]\d)(\.\d)?\b|very high)|ketones?"#]),
+        SafetyRule(flag: "earache with fever in a child", level: .urgent, all: [#"ear"#, fever], extra: { ($0.ageYears ?? 99) < 12 }),
     ]
 }

@@ -37,9 +37,19 @@ struct TriagePolicy: Sendable {
             level = .routine
             reason += " In pregnancy, mention any new symptom to your midwife or doctor."
         }
-        if let days = f.durationDays, days >= 21, level == .selfCare {
+        if let days = f.durationDays, days >= 7, level == .selfCare {
             level = .routine
-            reason += " Symptoms lasting three weeks or more should be checked by a doctor."
+            reason += " Symptoms lasting a week or more without improving should be checked by a doctor."
+        }
+        let risky = ["diabetes", "weakened immunity", "heart disease", "on blood thinners", "kidney disease", "cancer"]
+        if level == .selfCare, let h = f.history.first(where: risky.contains) {
+            level = .routine
+            reason += " With \(h), a check with your doctor is wiser than self-care alone."
+        }
+        let lower = f.text.lowercased()
+        if level == .selfCare, lower.range(of: #"mole|lump|getting bigger|growing|changed colou?r|blood (on|in) (the )?(toilet|stool|poo|urine|pee)|not working|isn'?t working|aren'?t working|keeps coming back|for (weeks|months)|unexplained weight loss"#, options: .regularExpression) != nil {
+            level = .routine
+            reason += " Changes like this should be checked by a doctor."
         }
         return Decision(level: level, reason: reason)
     }
