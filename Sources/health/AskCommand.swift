@@ -35,6 +35,7 @@ struct AskCommand: AsyncParsableCommand {
     @Option(help: "auto | lite | complete") var model: String = "auto"
     @Flag(help: "Answer from keyword search only (no embedding model).") var keywordOnly = false
     @Flag(help: "JSON output (schema v1).") var json = false
+    @Flag(help: "Also print what the parser understood (clauses, negations, age, vitals).") var explain = false
     @Argument(help: "Your question, in your own words.") var question: String
 
     func validate() throws {
@@ -46,6 +47,11 @@ struct AskCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
+            if explain {
+                let f = FindingsParser().parse(question)
+                printErr("clauses: " + f.clauses.map { ($0.negated ? "NOT " : "") + $0.text }.joined(separator: " | "))
+                printErr("age: \(f.ageYears.map { String($0) } ?? "-")  sex: \(f.sex?.rawValue ?? "-")  pregnant: \(f.pregnant)  duration days: \(f.durationDays.map { String($0) } ?? "-")  vitals: \(f.vitals)  history: \(f.history)")
+            }
             let assistant = options.assistant()
             let answer = try await assistant.ask(question, options: .init(model: ModelSelector.Request(rawValue: model)!, keywordOnly: keywordOnly))
             print(json ? answer.json() : AnswerPrinter(color: isatty(1) == 1).render(answer))

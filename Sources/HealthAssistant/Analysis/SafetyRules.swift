@@ -16,7 +16,7 @@ struct SafetyRule: Sendable {
 }
 
 enum SafetyRules {
-    static let suicide = #"suicid|kill(ing)? my ?self|end(ing)? (it all|my life|things)|take my (own )?life|want(ed)? to die|wish i (was|were) dead|(don'?t|do not) want to (live|be alive|wake up|be here)|self[- ]?harm|hurt(ing)? my ?self|cut(ting)? my ?self|harm(ing)? my ?self|better off dead|no reason to live|jump off|hang(ing)? my ?self|so (that )?i (don'?t|do not|won'?t|never) wake up|(take|taking|swallow|swallowing) all (of )?my (insulin|pills|tablets|medication|meds)|not (be )?around (any ?more|tomorrow)|say(ing)? goodbye to everyone"#
+    static let suicide = #"suicid|kill(ing)? my ?self|end(ing)? (it all|my life|things)|take my (own )?life|wants?(ed)? to die|wanted to die|better off without me|saving (up )?(my |the )?(tablets|pills|meds|medication)|on purpose|intent(ion)? to (hang|kill|harm|hurt|overdose|end)|(kill|harm|hurt|hang|cut|burn)(ing)? (him|her|them)sel(f|ves)|burn(ed|t|ing)? myself|(shoot|shooting) my ?self|gun .{0,30}(die|myself|end)|(die|myself|end).{0,40}gun|wish i (was|were) dead|(don'?t|do not) want to (live|be alive|wake up|be here)|self[- ]?harm|hurt(ing)? my ?self|cut(ting)? my ?self|harm(ing)? my ?self|better off dead|no reason to live|jump off|hang(ing)? my ?self|so (that )?i (don'?t|do not|won'?t|never) wake up|(take|taking|swallow|swallowing) all (of )?my (insulin|pills|tablets|medication|meds)|not (be )?around (any ?more|tomorrow)|say(ing)? goodbye to everyone"#
     static let chestPain = #"chest.{0,30}(pain|tight|pressure|heav|crush|squeez|elephant|weight on|band around|vice)|chest (pain|tightness|pressure|heaviness|discomfort)|(pain|tightness|pressure|heaviness) in (my|the|his|her) chest|crushing chest|substernal|retrosternal|elephant on my chest"#
     static let fever = #"fever|temperature|\btemp\b|feverish|burning up|hot to (the )?touch|pyrexi|febrile"#
 
@@ -30,13 +30,13 @@ enum SafetyRules {
                            || f.positive.contains { $0.range(of: #"arm|jaw|back|sweat|clammy|diaphore|breath|nause|sick|faint|dizz|radiat|spread|crush|squeez|pressure|heav"#, options: .regularExpression) != nil }
                    }),
         SafetyRule(flag: "severe difficulty breathing", level: .emergency,
-                   all: [#"can'?t breathe|cannot breathe|can not breathe|unable to breathe|struggling to breathe|struggling for breath|gasping|fighting for (breath|air)|stopped breathing|not breathing|(lips?|face|skin) (turning |are |is |look |looks |going )?(blue|grey|gray)|blue lips|turning blue|choking|can'?t (speak|talk|finish)( in)?( full)? sentences|too breathless to (speak|talk)|severe (shortness of breath|breathlessness|difficulty breathing|trouble breathing)|ribs? (sucking|pulling) in|(only|barely) (get|say|speak|manage)( out)? (a few|one|two|three|\d+|a couple of) words|(breathless|short of breath|can'?t catch my breath|out of breath).{0,20}(at rest|sitting (still|down)|lying down|resting|even sitting)"#]),
+                   all: [#"can'?t breathe|cannot breathe|can not breathe|unable to breathe|struggling to breathe|struggling for breath|gasping|fighting for (breath|air)|stopped breathing|not breathing|(lips?|face|skin|fingers?)( \w+){0,2} (blue|grey|gray)|can'?t get (enough )?air|not getting enough air|drool.{0,40}(breath|swallow|sitting forward|leaning forward)|(can'?t|cannot|unable to) swallow.{0,40}(breath|drool)|(noisy|high[- ]pitched) breathing (even )?at rest|blue lips|turning blue|choking|can'?t (speak|talk|finish)( in)?( full)? sentences|too breathless to (speak|talk)|severe (shortness of breath|breathlessness|difficulty breathing|trouble breathing)|ribs? (sucking|pulling) in|(only|barely) (get|say|speak|manage)( out)? (a few|one|two|three|\d+|a couple of) words|(breathless|short of breath|can'?t catch my breath|out of breath).{0,20}(at rest|sitting (still|down)|lying down|resting|even sitting)"#]),
         SafetyRule(flag: "possible heart attack without typical chest pain", level: .emergency,
                    all: [#"jaw|(left |right )?arm (pain|ache|heav)|pain (in|down) (my|his|her|the) (left |right )?arm|upper back pain|epigastric"#, #"sweat|clammy|nause|sick|breath|faint|dizz|grey|gray"#],
                    extra: { ($0.ageYears ?? 0) >= 40 || $0.history.contains("diabetes") || $0.history.contains("heart disease") }),
         SafetyRule(flag: "allergic reaction with faintness, breathing or voice changes", level: .emergency,
                    all: [#"sting|stung|bee|wasp|hornet|peanut|nut|shellfish|allerg|hives|welts|after (eating|taking)"#,
-                         #"faint|dizz|lighthead|collaps|hoarse|voice (change|sound)|wheez|breath|throat|tongue|swallow|swell(ing)? (of|in) (the |my )?(face|lips|mouth)"#]),
+                         #"faint|dizz|lighthead|collaps|hoarse|voice (change|sound|is)|wheez|short of breath|breathless|can'?t breathe|(trouble|difficulty|struggling) (breathing|to breathe)|throat (is |feels )?(tight|closing|swell)|tongue (is )?(swell|swollen|thick)|swollen (tongue|lips|face|throat)|swell(ing)? (of|in) (the |my )?(face|lips|mouth|tongue|throat)|(hard|difficult|trouble) to swallow|hives all over|all over (my |his |her )?body"#]),
         SafetyRule(flag: "major trauma (crash, fall from height) with neck, back, head, chest or belly symptoms", level: .emergency,
                    all: [#"crash|collision|car accident|road accident|rta|hit by (a )?(car|bus|truck|vehicle)|fell (off|from) (a |the )?(ladder|roof|height|balcony|horse|bike)|fall from (a )?height|thrown from"#,
                          #"neck|back|spine|head|tingl|numb|weak|chest|belly|abdom|stomach|bleed|pain|can'?t move"#]),
@@ -57,7 +57,10 @@ enum SafetyRules {
         SafetyRule(flag: "signs of anaphylaxis", level: .emergency,
                    all: [#"(throat|tongue|lips?|mouth|face) (is |are |feels |feel |started |keeps )?(swell|swollen|closing|tight)|swelling (of|in) (the |my |his |her )?(throat|tongue|lips|face)|anaphyla|epipen|adrenaline (pen|auto)|throat (closing|tight)"#]),
         SafetyRule(flag: "vomiting or coughing up blood, or black stools", level: .emergency,
-                   all: [#"(vomit|throw|threw|throwing|puk|sick).{0,20}blood|blood.{0,12}(in|when i) (vomit|sick)|coffee[- ]grounds?|cough(ing|ed)? (up )?(a lot of |lots of )?blood|black,? (tarry|sticky|tar)|tarry (stool|poo)|black (stool|poo|poop)s?\b"#]),
+                   all: [#"(vomit|throw|threw|throwing|puk|sick).{0,20}blood|blood.{0,12}(in|when i) (vomit|sick)|coffee[- ]grounds?|cough(ing|ed)? (up )?(a lot of |lots of )?blood|black,? (tarry|sticky|tar)|tarry (stool|poo)|black (stool|poo|poop)s?\b"#],
+                   // Iron tablets and bismuth turn stools black harmlessly.
+                   extra: { f in f.text.lowercased().range(of: #"\biron\b|bismuth|pepto"#, options: .regularExpression) == nil
+                       || f.positive.contains { $0.range(of: #"vomit|dizz|faint|sticky|tarry|blood"#, options: .regularExpression) != nil } }),
         SafetyRule(flag: "heavy bleeding", level: .emergency,
                    all: [#"(bleed|nosebleed|nose bleed|blood).{0,25}(pouring|gushing|spurting|won'?t stop|not stopping|will not stop|for (over |more than )?([2-9]\d|\d{3}) min)|bleeding (heavily|a lot|badly|profusely|won'?t stop|that won'?t stop|will not stop|doesn'?t stop|does not stop|non[- ]stop)|heavy bleeding|won'?t stop bleeding|soak(ing|ed)? (through )?(a |one )?(pad|tampon)s? (an|every|each|in an) hour|blood (is )?(spurting|pouring|gushing)|losing a lot of blood"#]),
         SafetyRule(flag: "severe abdominal pain", level: .emergency,
@@ -92,7 +95,7 @@ enum SafetyRules {
         SafetyRule(flag: "severe dehydration or not drinking in a child", level: .emergency,
                    all: [#"(not|won'?t|refus(es|ing)) (drink|feed)ing?|no wet (nappy|nappies|diaper)|hasn'?t (peed|wee'?d) in"#], extra: { ($0.ageYears ?? 99) < 1 }),
         SafetyRule(flag: "sudden severe calf or leg swelling with breathlessness", level: .emergency,
-                   all: [#"(calf|leg).{0,20}(swollen|swelling|pain)"#, #"breath|chest pain|cough(ing)? blood"#]),
+                   all: [#"(calf|leg).{0,20}(swollen|swelling|pain)"#, #"breathless|short of breath|shortness of breath|can'?t (catch my )?breath|struggling to breathe|chest pain|cough(ing)? (up )?blood"#]),
     
         // Same-day (urgent) warning signs: never an emergency by themselves, but never self-care.
         SafetyRule(flag: "high fever (39 °C / 102 °F or more)", level: .urgent, all: [], extra: { ($0.vitals.temperatureC ?? 0) >= 39 }),

@@ -11,6 +11,14 @@ struct TriagePolicy: Sendable {
         var reason = "No red flags found and the leading conditions can usually be managed at home."
         if let top = ranked.first {
             level = top.profile.triage
+            if level == .emergency {
+                // The best fit can be an emergency, but none of its warning signs was described:
+                // same-day care, with the signs that would make it an emergency spelled out.
+                level = .urgent
+                let signs = top.profile.redFlags.prefix(3).joined(separator: "; ")
+                return Decision(level: max(level, flags.map(\.level).max() ?? .selfCare),
+                                reason: "\(top.profile.name) fits best and can be serious; no emergency warning signs were described. Get seen today, and call emergency services if you notice: \(signs).")
+            }
             // A dangerous runner-up that fits well keeps the answer at "urgent" at least.
             if let serious = ranked.prefix(3).dropFirst().first(where: { $0.profile.triage >= .urgent && $0.score >= top.score * 0.9 && $0.keyCoverage >= 0.5 }),
                serious.profile.triage > level {

@@ -5,6 +5,7 @@ import Store
 /// Turns retrieval evidence and an analyser's ranking into the `Answer`: red flags, triage,
 /// conditions with likelihoods, advice and numbered citations.
 struct AnswerComposer: Sendable {
+    static let crisisConditions: Set<String> = ["suicidal-thoughts", "self-harm"]
     let detector = RedFlagDetector()
     let policy = TriagePolicy()
 
@@ -29,6 +30,12 @@ struct AnswerComposer: Sendable {
                                   clauseVectors: clauseVectors)
         let ranked = Array(analyzer.rank(input).prefix(10))
         var flags = detector.detect(findings, candidates: ranked.prefix(5).map(\.profile))
+        // Words of suicide or self-harm phrased in ways no rule anticipated still reach the
+        // matching crisis conditions: when one leads the ranking, answer with crisis help.
+        if !flags.contains(where: \.crisis), let crisis = ranked.prefix(3).first(where: { AnswerComposer.crisisConditions.contains($0.profile.id) && !$0.matched.isEmpty }) {
+            flags.insert(.init(flag: "possible thoughts of suicide or self-harm", clause: findings.positive.first ?? findings.text, level: .emergency,
+                               crisis: true, condition: crisis.profile.id), at: 0)
+        }
         if let model = flagModel, let cv = clauseVectors { flags += embeddingFlags(findings, clauseVectors: cv, model: model, candidates: ranked.prefix(3).map(\.profile), existing: flags) }
         let triage = policy.decide(findings, flags: flags, ranked: ranked.map { ($0.profile, $0.score, $0.keyCoverage) })
         let tAnalyzed = Date()

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import HealthAssistant
+
+/// The triage regression set (Fixtures/triage_cases.jsonl, ≥ 150 cases over the four levels)
+/// against the real model and the shipped corpus, indexed into a temporary database.
+/// Targets: safe triage (at or above the gold level) ≥ 98 %, no emergency under-triaged, and
+/// negated red flags never producing an emergency (except words of suicide or self-harm, which
+/// always get an emergency answer with crisis help, negated or not).
+@Suite(.serialized)
+struct TriageRegressionTests {
+    struct Case: Decodable { let text: String; let triage: String; let negation: Bool }
+
+    static let packageRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+        }
+        return URL(fileURLWithPath: ".")
+    }()
+
+    static let assistant: HealthAssistant = {
+        let db = FileManager.default.temporaryDirectory.appendingPathComponent("triage-\(UUID().uuidString).sqlite").path
+        return HealthAssistant(configuration: .init(projectDirectory: packageRoot, databasePath: db, autoFetch: false))
+    }()
+
+    static func cases() throws -> [Case] {
+        let url = Bundle.module.url(forResource: "triage_cases", withExtension: "jsonl", subdirectory: "Fixtures")!
+        return try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { try JSONDecoder().decode(Case.self, from: Data($0.utf8)) }
+    }
+
+    @Test func regressionSetMeetsTheSafetyTargets() async throws {
+        let cases = try Self.cases()
+        #expect(cases.count >= 150)
+        for level in TriageLevel.allCases { #expect(cases.filter { $0.triage == level.rawValue }.count >= 25, "\(level)") }
+        var safe = 0
+        var underTriagedEmergencies: [String] = []
+        var negatedButEmergency: [String] = []
+        for c in cases {
+            let gold = TriageLevel(rawValue: c.triage)!
+            let answer = try await Self.assistant.ask(c.text)
+            if answer.triage.level >= gold { safe += 1 }
+            if gold == .emergency && answer.triage.level != .emergency { underTriagedEmergencies.append(c.text) }
+            let mentionsSuicide = c.text.lowercased().range(of: SafetyRules.suicide, options: .regularExpression) != nil
+            if c.negation && answer.triage.level == .emergency && !mentionsSuicide { negatedButEmergency.append(c.text) }
+            // Every answer is cited and carries the notice.
+            #expect(!answer.citations.isEmpty, "no citations for \(c.text)")
+            #expect(answer.notice.contains("Not a diagnosis"))
+        }
+        let rate = Double(safe) / Double(cases.count)
+        #expect(rate >= 0.98, "safe triage \(rate)")
+        #expect(underTriagedEmergencies.isEmpty, "\(underTriagedEmergencies)")
+        #expect(negatedButEmergency.isEmpty, "\(negatedButEmergency)")
+    }
+
+    @Test(arguments: ["I want to kill myself", "thinking about ending my life tonight", "I keep cutting myself", "I'm not suicidal, just tired of everything and want to die"])
+    func suicideAndSelfHarmAlwaysGetEmergencyWithCrisisHelp(text: String) async throws {
+        let answer = try await Self.assistant.ask(text)
+        #expect(answer.triage.level == .emergency)
+        #expect(answer.crisis?.contains { $0.contains("988") } == true)
+        #expect(answer.crisis?.contains { $0.contains("116 123") } == true)
+    }
+
+    @Test func emergencyNamesTheClauseThatTriggeredIt() async throws {
+        let answer = try await Self.assistant.ask("I've had a cold for a few days, and now my face is drooping on one side")
+        #expect(answer.triage.level == .emergency)
+        #expect(answer.redFlags.contains { $0.clause.contains("face is drooping") })
+        #expect(answer.triage.reason.contains("face is drooping"))
+    }
+
+    @Test func negatedSymptomsAreContradictionsNotMatches() async throws {
+        let answer = try await Self.assistant.ask("runny nose and sneezing, no fever, no cough", options: .init(model: .complete))
+        #expect(answer.model.name == "complete")
+        #expect(answer.triage.level <= .routine)
+        let top = try #require(answer.conditions.first)
+        #expect(!top.matched.contains { $0.contains("fever") })
+    }
+
+    @Test func emptyAndHugeQuestionsAreRejectedClearly() async throws {
+        await #expect(throws: HealthAssistant.AskError.emptyQuestion) { try await Self.assistant.ask("  \n ") }
+        await #expect { try await Self.assistant.ask(String(repeating: "cough ", count: 2000)) } throws: { error in
+            "\(error)".contains("limit")
+        }
+    }
+
+    @Test func keywordOnlyAnswerIsMarkedAsSuch() async throws {
+        let answer = try await Self.assistant.ask("sore throat and fever", options: .init(keywordOnly: true))
+        #expect(answer.degraded == "bm25-only")
+        #expect(!answer.conditions.isEmpty && !answer.citations.isEmpty)
+    }
+}
