@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
@@ -40,17 +42,25 @@ let package = Package(
         .target(name: "HealthAssistant", dependencies: [
             "Embeddings", "Linear", "Store", .product(name: "Yams", package: "Yams"),
         ]),
+        .target(name: "HealthServer", dependencies: [
+            "HealthAssistant", .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ], resources: [.copy("Resources/openapi.yaml")]),
         .executableTarget(name: "health", dependencies: [
-            "Embeddings", "Linear", "Store", "HealthAssistant",
+            "Embeddings", "Linear", "Store", "HealthAssistant", "HealthServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .executableTarget(name: "health-example", dependencies: ["HealthAssistant"], path: "Examples/FrontEnd"),
         .testTarget(name: "LinearTests", dependencies: ["Linear"]),
         .testTarget(name: "EmbeddingsTests", dependencies: [
             "Embeddings", "Linear", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Linear"]),
         .testTarget(name: "HealthAssistantTests", dependencies: ["HealthAssistant", "Store", "Embeddings", "Linear"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "HealthServerTests", dependencies: [
+            "HealthServer", "HealthAssistant", .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
         .testTarget(name: "HealthCLITests", dependencies: ["health", "Store", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,163 @@
+import Foundation
+import HealthAssistant
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+@testable import HealthServer
+
+/// Every route against the real server on loopback (HummingbirdTesting's `.live` mode starts it
+/// on a free port), with the real model and the shipped corpus in a temporary index.
+@Suite(.serialized)
+struct HealthServerTests {
+    static let packageRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+        }
+        return URL(fileURLWithPath: ".")
+    }()
+
+    static let assistant: HealthAssistant = {
+        let db = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString).sqlite").path
+        return HealthAssistant(configuration: .init(projectDirectory: packageRoot, databasePath: db, autoFetch: false))
+    }()
+
+    func server(_ config: ServerConfiguration = ServerConfiguration(port: 0, apiToken: nil)) async throws -> HealthServer {
+        try await Self.assistant.warmUp()
+        return HealthServer(assistant: Self.assistant, configuration: config)
+    }
+
+    static func body(_ s: String) -> ByteBuffer { ByteBuffer(string: s) }
+    static func json(_ b: ByteBuffer) -> [String: Any]? { try? JSONSerialization.jsonObject(with: Data(buffer: b)) as? [String: Any] }
+
+    @Test func probesMetricsAndOpenAPI() async throws {
+        try await server().application().test(.live) { client in
+            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/readyz", method: .get) { r in
+                #expect(r.status == .ok)
+                #expect(Self.json(r.body)?["status"] as? String == "ready")
+            }
+            try await client.execute(uri: "/openapi.yaml", method: .get) { r in
+                #expect(String(buffer: r.body).contains("openapi: 3"))
+                #expect(String(buffer: r.body).contains("/v1/ask/stream"))
+            }
+            try await client.execute(uri: "/metrics", method: .get) { r in
+                let text = String(buffer: r.body)
+                #expect(text.contains("health_http_requests_total{route=\"/healthz\",status=\"200\"}"))
+                #expect(text.contains("health_model_cache_loads"))
+            }
+        }
+    }
+
+    @Test func askReturnsTheSchemaV1Answer() async throws {
+        try await server().application().test(.live) { client in
+            try await client.execute(uri: "/v1/ask", method: .post, headers: [.contentType: "application/json"],
+                                     body: Self.body(#"{"question": "sore throat and runny nose for two days", "model": "lite"}"#)) { r in
+                #expect(r.status == .ok)
+                let a = try #require(Self.json(r.body))
+                #expect(a["schema"] as? Int == 1)
+                #expect((a["triage"] as? [String: Any])?["level"] != nil)
+                #expect((a["citations"] as? [Any])?.isEmpty == false)
+                #expect((a["model"] as? [String: Any])?["name"] as? String == "lite")
+                #expect((a["notice"] as? String)?.contains("Not a diagnosis") == true)
+            }
+            try await client.execute(uri: "/v1/ask", method: .post, body: Self.body(#"{"question": "I want to end my life"}"#)) { r in
+                let a = try #require(Self.json(r.body))
+                #expect((a["triage"] as? [String: Any])?["level"] as? String == "emergency")
+                #expect((a["crisis"] as? [String])?.joined().contains("988") == true)
+            }
+        }
+    }
+
+    @Test func badRequestsGetJSONErrorsWithTheRightStatus() async throws {
+        try await server().application().test(.live) { client in
+            for (body, status) in [("{not json", HTTPResponse.Status.badRequest), (#"{"q": "x"}"#, .badRequest), (#"{"question": 42}"#, .badRequest),
+                                   (#"{"question": "cough", "model": "huge"}"#, .badRequest), (#"{"question": "   "}"#, .badRequest)] {
+                try await client.execute(uri: "/v1/ask", method: .post, body: Self.body(body)) { r in
+                    #expect(r.status == status, "\(body)")
+                    #expect((Self.json(r.body)?["error"] as? [String: Any])?["message"] != nil, "\(body) → \(String(buffer: r.body))")
+                }
+            }
+            let huge = #"{"question": ""# + String(repeating: "a", count: 70_000) + #""}"#
+            try await client.execute(uri: "/v1/ask", method: .post, body: Self.body(huge)) { #expect($0.status == .contentTooLarge) }
+            try await client.execute(uri: "/v1/nope", method: .get) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/v1/ask", method: .get) { #expect($0.status == .notFound || $0.status == .methodNotAllowed) }
+            try await client.execute(uri: "/v1/search", method: .get) { #expect($0.status == .badRequest) }
+            try await client.execute(uri: "/v1/conditions/no-such-thing", method: .get) { r in
+                #expect(r.status == .notFound)
+                #expect(String(buffer: r.body).contains("no-such-thing"))
+            }
+            // Still serving after all that.
+            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+        }
+    }
+
+    @Test func searchAndConditions() async throws {
+        try await server().application().test(.live) { client in
+            try await client.execute(uri: "/v1/search?q=stiff%20neck%20fever&limit=3", method: .get) { r in
+                #expect(r.status == .ok)
+                let hits = try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [[String: Any]]
+                #expect(hits?.count == 3)
+                #expect(hits?.first?["path"] as? String != nil)
+            }
+            try await client.execute(uri: "/v1/conditions/common-cold", method: .get) { r in
+                #expect(r.status == .ok)
+                #expect(Self.json(r.body)?["name"] as? String == "Common cold")
+            }
+        }
+    }
+
+    @Test func streamSendsTriageFirstAndDoneLast() async throws {
+        try await server().application().test(.live) { client in
+            try await client.execute(uri: "/v1/ask/stream", method: .post, body: Self.body(#"{"question": "fever and cough for 3 days"}"#)) { r in
+                #expect(r.status == .ok)
+                #expect(r.headers[.contentType] == "text/event-stream")
+                let events = String(buffer: r.body).components(separatedBy: "\n").filter { $0.hasPrefix("event: ") }.map { String($0.dropFirst(7)) }
+                #expect(events.first == "triage")
+                #expect(events.last == "done")
+                #expect(events.contains("condition") && events.contains("citations"))
+            }
+        }
+    }
+
+    @Test func bearerTokenIsRequiredWhenConfigured() async throws {
+        try await server(ServerConfiguration(port: 0, apiToken: "s3cret")).application().test(.live) { client in
+            try await client.execute(uri: "/v1/conditions/common-cold", method: .get) { #expect($0.status == .unauthorized) }
+            try await client.execute(uri: "/v1/conditions/common-cold", method: .get, headers: [.authorization: "Bearer wrong"]) { #expect($0.status == .unauthorized) }
+            try await client.execute(uri: "/v1/conditions/common-cold", method: .get, headers: [.authorization: "Bearer s3cret"]) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+        }
+    }
+
+    @Test func fullQueueAnswers503WithRetryAfter() async throws {
+        let config = ServerConfiguration(port: 0, maxInFlight: 1, maxQueue: 0, apiToken: nil)
+        try await server(config).application().test(.live) { client in
+            let statuses = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        try await client.execute(uri: "/v1/ask", method: .post, body: Self.body(#"{"question": "headache and tired for a week, no fever, 40 year old man", "model": "complete"}"#)) {
+                            ($0.status, $0.headers[.retryAfter])
+                        }
+                    }
+                }
+                var all: [(HTTPResponse.Status, String?)] = []
+                for try await s in group { all.append(s) }
+                return all
+            }
+            #expect(statuses.contains { $0.0 == .ok })
+            #expect(statuses.contains { $0.0 == .serviceUnavailable && $0.1 == "1" })
+            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+        }
+    }
+
+    @Test func pressureStepsDownTheModel() async throws {
+        let s = try await server(ServerConfiguration(port: 0, degradeToLiteAt: 2, degradeToKeywordAt: 5))
+        let ask = HealthServer.AskRequest(question: "x", model: "complete")
+        #expect(s.options(for: ask, depth: 0).options.model == .complete)
+        #expect(s.options(for: ask, depth: 3).options.model == .lite)
+        #expect(s.options(for: ask, depth: 6).options.keywordOnly)
+        #expect(s.options(for: ask, depth: 6).note?.contains("bm25") == true)
+    }
+}
