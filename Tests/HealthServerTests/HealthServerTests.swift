@@ -132,24 +132,31 @@ struct HealthServerTests {
     }
 
     @Test func fullQueueAnswers503WithRetryAfter() async throws {
-        let config = ServerConfiguration(port: 0, maxInFlight: 1, maxQueue: 0, apiToken: nil)
-        try await server(config).application().test(.live) { client in
-            let statuses = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
-                for _ in 0..<8 {
-                    group.addTask {
-                        try await client.execute(uri: "/v1/ask", method: .post, body: Self.body(#"{"question": "headache and tired for a week, no fever, 40 year old man", "model": "complete"}"#)) {
-                            ($0.status, $0.headers[.retryAfter])
-                        }
-                    }
-                }
-                var all: [(HTTPResponse.Status, String?)] = []
-                for try await s in group { all.append(s) }
-                return all
+        let s = try await server(ServerConfiguration(port: 0, maxInFlight: 1, maxQueue: 0, apiToken: nil))
+        // Occupy the only analysis slot, as a slow request would.
+        #expect(await s.admission.enter().admitted)
+        try await s.application().test(.live) { client in
+            try await client.execute(uri: "/v1/ask", method: .post, body: Self.body(#"{"question": "headache"}"#)) { r in
+                #expect(r.status == .serviceUnavailable)
+                #expect(r.headers[.retryAfter] == "1")
+                #expect((Self.json(r.body)?["error"] as? [String: Any])?["message"] != nil)
             }
-            #expect(statuses.contains { $0.0 == .ok })
-            #expect(statuses.contains { $0.0 == .serviceUnavailable && $0.1 == "1" })
-            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+            await s.admission.leave()
+            try await client.execute(uri: "/v1/ask", method: .post, body: Self.body(#"{"question": "headache"}"#)) { #expect($0.status == .ok) }
         }
+    }
+
+    @Test func admissionQueuesThenRefuses() async {
+        let a = AdmissionControl(maxInFlight: 1, maxQueue: 1)
+        #expect(await a.enter().admitted)
+        let waiter = Task { await a.enter().admitted }
+        try? await Task.sleep(nanoseconds: 50_000_000)
+        #expect(await a.queueDepth == 1)
+        #expect(await a.enter().admitted == false)   // queue full
+        await a.leave()                                // hands the slot to the waiter
+        #expect(await waiter.value)
+        await a.leave()
+        #expect(await a.inFlight == 0)
     }
 
     @Test func pressureStepsDownTheModel() async throws {

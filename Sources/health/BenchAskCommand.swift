@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import HealthAssistant
+
+/// `health ask` latency: warm Lite and Complete (p50/p95/p99 over a fixed question set) and the
+/// cold first answer of a fresh process (models loaded from disk, index already built).
+struct BenchAskCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "ask", abstract: "Ask latency: warm Lite and Complete, and a cold first answer.")
+
+    @OptionGroup var options: AssistantOptions
+    @Option(help: "Repetitions of the question set.") var rounds = 5
+    @Flag(help: "End with one JSON line.") var json = false
+
+    static let questions = [
+        "sore throat and runny nose", "headache and tired", "itchy red rash on my arms for a week",
+        "burning when I pee and needing to go often", "fever, cough and shortness of breath for 3 days, 70 year old with COPD",
+        "lower back pain after lifting boxes, no numbness", "my 2 year old has a fever of 38.5 and is pulling her ear",
+        "heartburn after meals most days for a month", "chest pain when breathing in deeply, no fever", "red itchy eyes with crusting in the morning",
+    ]
+
+    func run() async throws {
+        let assistant = options.assistant()
+        let coldStart = Date()
+        _ = try await assistant.ask("sore throat and fever", options: .init(model: .complete))
+        let cold = Date().timeIntervalSince(coldStart) * 1000
+        var results: [String: [Double]] = [:]
+        for model in [ModelSelector.Request.lite, .complete] {
+            var ms: [Double] = []
+            for _ in 0..<rounds {
+                for q in Self.questions {
+                    let t = Date()
+                    _ = try await assistant.ask(q, options: .init(model: model))
+                    ms.append(Date().timeIntervalSince(t) * 1000)
+                }
+            }
+            results[model.rawValue] = ms
+            print(String(format: "%-8@ p50 %6.1f ms  p95 %6.1f ms  p99 %6.1f ms  (%d questions)", model.rawValue,
+                         BenchSupport.percentile(ms, 50), BenchSupport.percentile(ms, 95), BenchSupport.percentile(ms, 99), ms.count))
+        }
+        print(String(format: "cold first answer (load embedder, index, Complete model): %.1f ms; RSS %d MiB", cold, BenchSupport.residentBytes() / 1_048_576))
+        if json {
+            print(String(format: "{\"lite_p50_ms\": %.2f, \"complete_p50_ms\": %.2f, \"cold_ms\": %.1f}",
+                         BenchSupport.percentile(results["lite"] ?? [], 50), BenchSupport.percentile(results["complete"] ?? [], 50), cold))
+        }
+    }
+}
