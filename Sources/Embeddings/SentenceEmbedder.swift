@@ -73,7 +73,10 @@ public struct SentenceEmbedder: Embedder {
         while start < order.count {
             let batch = Array(order[start..<min(start + batchSize, order.count)])
             // Deal the length-sorted batch round-robin into shards so each gets a similar token count.
-            let shardCount = min(shards, batch.count)
+            // Below ~256 tokens a second shard costs more (each shard re-packs every weight matrix
+            // inside sgemm) than it saves.
+            let batchTokens = batch.reduce(0) { $0 + tokenIDs[$1].count }
+            let shardCount = batchTokens < 256 ? 1 : min(shards, batch.count)
             let groups = (0..<shardCount).map { s in stride(from: s, to: batch.count, by: shardCount).map { batch[$0] } }
             let encoder = self.encoder
             let pooled = Parallel.map(shardCount) { s -> Matrix in

@@ -70,6 +70,8 @@ public final class HealthAssistant: Sendable {
     let selector = ModelSelector()
     let composer = AnswerComposer()
     let embedderName = ModelLocator.defaultModelName
+    /// The store is opened once (opening runs migrations and checks) and reused by every question.
+    let storeBox = StoreBox()
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -104,13 +106,17 @@ public final class HealthAssistant: Sendable {
 
     /// Opens the store for the embedding model's id and dimension (no model load needed).
     func openStore() throws -> SQLiteStore {
+        try storeBox.get { try openStoreUncached() }
+    }
+
+    func openStoreUncached() throws -> SQLiteStore {
         let manifest = try? ModelLocator(modelsDirectory: configuration.modelsDirectory).manifest()
         let dim = manifest?.model(named: embedderName)?.dimension ?? 384
         return try SQLiteStore(path: configuration.databasePath, modelID: embedderName, dimension: dim)
     }
 
     func indexBytes(_ store: SQLiteStore) -> Int {
-        ((try? store.counts().vectors) ?? 0) * store.dimension * 5 + 4_000_000
+        storeBox.memo("indexBytes") { ((try? store.counts().vectors) ?? 0) * store.dimension * 5 + 4_000_000 }
     }
 
     func withIndex<R: Sendable>(_ store: SQLiteStore, _ body: (IndexResources) async throws -> R) async throws -> R {
@@ -128,7 +134,7 @@ public final class HealthAssistant: Sendable {
 
     /// Bytes the Complete model would need resident, to let the selector respect the budget.
     func completeFits(_ store: SQLiteStore) -> Bool {
-        let need = embedderBytes() + indexBytes(store) + ((try? store.artifactSize(name: SymptomModel.artifactName)) ?? 0)
+        let need = storeBox.memo("completeBytes") { embedderBytes() + indexBytes(store) + ((try? store.artifactSize(name: SymptomModel.artifactName)) ?? 0) }
         return need <= cache.budget
     }
 
@@ -146,6 +152,7 @@ public final class HealthAssistant: Sendable {
             return r
         }
         // The vector index and the Complete model now describe an older corpus: drop them.
+        storeBox.forgetMemos()
         await cache.releaseAll()
         return report
     }
@@ -167,7 +174,8 @@ public final class HealthAssistant: Sendable {
     /// The store, indexing the corpus first if it is empty and auto-indexing is on.
     func readyStore() async throws -> SQLiteStore {
         let store = try openStore()
-        if try store.counts().documents == 0 {
+        if storeBox.memo("documents", { (try? store.counts().documents) ?? 0 }) == 0 {
+            storeBox.forgetMemos()
             guard configuration.autoIndex else { throw AskError.emptyIndex(configuration.databasePath) }
             FileHandle.standardError.write(Data("First run: building the index from \(configuration.corpusDirectory.path)…\n".utf8))
             let bar = SimpleProgress()
@@ -270,4 +278,31 @@ final class SimpleProgress: @unchecked Sendable {
         FileHandle.standardError.write(Data(String(format: "\r  %d/%d files, %d chunks, %.0f s ", p.filesDone, p.filesTotal, p.chunksDone, p.elapsed).utf8))
     }
     func finish() { if tty { FileHandle.standardError.write(Data("\n".utf8)) } }
+}
+
+/// The opened store and a few numbers derived from it, behind a lock (shared by concurrent questions).
+final class StoreBox: @unchecked Sendable {
+    // All access goes through `lock`.
+    private let lock = NSLock()
+    private var store: SQLiteStore?
+    private var memos: [String: Int] = [:]
+
+    func get(_ open: () throws -> SQLiteStore) throws -> SQLiteStore {
+        lock.lock(); defer { lock.unlock() }
+        if let store { return store }
+        let s = try open()
+        store = s
+        return s
+    }
+
+    func memo(_ key: String, _ compute: () -> Int) -> Int {
+        lock.lock()
+        if let v = memos[key] { lock.unlock(); return v }
+        lock.unlock()
+        let v = compute()
+        lock.lock(); memos[key] = v; lock.unlock()
+        return v
+    }
+
+    func forgetMemos() { lock.lock(); memos = [:]; lock.unlock() }
 }

@@ -26,13 +26,16 @@ struct BenchAskCommand: AsyncParsableCommand {
         var results: [String: [Double]] = [:]
         for model in [ModelSelector.Request.lite, .complete] {
             var ms: [Double] = []
+            var phases: [String: [Double]] = [:]
             for _ in 0..<rounds {
                 for q in Self.questions {
                     let t = Date()
-                    _ = try await assistant.ask(q, options: .init(model: model))
+                    let a = try await assistant.ask(q, options: .init(model: model))
                     ms.append(Date().timeIntervalSince(t) * 1000)
+                    for (k, v) in a.timings { phases[k, default: []].append(v) }
                 }
             }
+            print("  phases (p50 ms): " + phases.keys.sorted().map { String(format: "%@ %.1f", $0, BenchSupport.percentile(phases[$0]!, 50)) }.joined(separator: ", "))
             results[model.rawValue] = ms
             print(String(format: "%-8@ p50 %6.1f ms  p95 %6.1f ms  p99 %6.1f ms  (%d questions)", model.rawValue,
                          BenchSupport.percentile(ms, 50), BenchSupport.percentile(ms, 95), BenchSupport.percentile(ms, 99), ms.count))

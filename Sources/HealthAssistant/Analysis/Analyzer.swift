@@ -36,8 +36,8 @@ enum LexicalEvidence {
     static func match(_ profile: ConditionProfile, positive: [Set<String>], negative: [Set<String>]) -> (matched: Set<Int>, contradicted: Set<Int>) {
         var matched = Set<Int>(), contradicted = Set<Int>()
         for (i, s) in profile.symptoms.enumerated() {
-            if s.variants.contains(where: { v in positive.contains { TextMatch.contains(clauseStems: $0, phrase: v) } }) { matched.insert(i) }
-            else if s.variants.contains(where: { v in negative.contains { TextMatch.contains(clauseStems: $0, phrase: v) } }) { contradicted.insert(i) }
+            if positive.contains(where: s.matches) { matched.insert(i) }
+            else if negative.contains(where: s.matches) { contradicted.insert(i) }
         }
         return (matched, contradicted)
     }

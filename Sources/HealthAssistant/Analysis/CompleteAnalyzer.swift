@@ -29,10 +29,11 @@ public struct CompleteAnalyzer: Analyzer {
         var clauseBest: [[Float]] = profiles.map { _ in [Float](repeating: 0, count: clauses.count) }
         for (e, entry) in model.entries.enumerated() {
             let p = profiles[entry.condition]
+            let phraseStems = model.entryStems[e]
             let w = Float(p.symptoms[entry.symptom].weightValue)
             for (c, clause) in clauses.enumerated() {
                 var s = simByEntry?[c, e] ?? 0
-                if TextMatch.contains(clauseStems: stems[c], phrase: entry.phrase) { s = max(s, 0.95) }
+                if !phraseStems.isEmpty && phraseStems.allSatisfy(stems[c].contains) { s = max(s, 0.95) }
                 if clause.negated {
                     neg[entry.condition][entry.symptom] = max(neg[entry.condition][entry.symptom], s)
                 } else {

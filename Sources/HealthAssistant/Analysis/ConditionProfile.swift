@@ -7,6 +7,25 @@ public struct ConditionProfile: Sendable, Codable {
         public var name: String
         public var variants: [String]
         public var weight: String
+        /// Content-word stems of each variant, computed once (lexical matching runs per question).
+        public var variantStems: [[String]]
+
+        enum CodingKeys: String, CodingKey { case name, variants, weight }
+
+        public init(name: String, variants: [String], weight: String) {
+            self.name = name; self.variants = variants; self.weight = weight
+            variantStems = variants.map(TextMatch.stems)
+        }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(name: try c.decode(String.self, forKey: .name), variants: try c.decode([String].self, forKey: .variants),
+                      weight: try c.decode(String.self, forKey: .weight))
+        }
+
+        func matches(_ clauseStems: Set<String>) -> Bool {
+            variantStems.contains { !$0.isEmpty && $0.allSatisfy(clauseStems.contains) }
+        }
         public var weightValue: Double { weight == "key" ? 1.0 : weight == "typical" ? 0.6 : 0.3 }
         /// The lay name shown in answers ("stiff neck" rather than the whole "a / b" string).
         public var label: String { variants.first ?? name }

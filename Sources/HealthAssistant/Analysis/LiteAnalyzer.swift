@@ -12,7 +12,7 @@ public struct LiteAnalyzer: Analyzer {
             let r = input.retrieval[p.path] ?? 0
             var (matched, contradicted) = LexicalEvidence.match(p, positive: positive, negative: negative)
             // Across clauses too: "neck … stiff" split by punctuation still counts.
-            for (i, s) in p.symptoms.enumerated() where !matched.contains(i) && s.variants.contains(where: { TextMatch.contains(clauseStems: joined, phrase: $0) }) {
+            for (i, s) in p.symptoms.enumerated() where !matched.contains(i) && s.matches(joined) {
                 matched.insert(i)
                 contradicted.remove(i)
             }

@@ -21,7 +21,8 @@ struct RedFlagDetector: Sendable {
             var trigger: String? = rule.all.isEmpty ? "vital signs" : nil
             var ok = true
             for pattern in rule.all {
-                guard let clause = pool.first(where: { $0.range(of: pattern, options: .regularExpression) != nil }) else { ok = false; break }
+                let regex = CompiledPatterns.shared.regex(pattern)
+                guard let clause = pool.first(where: { regex.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil }) else { ok = false; break }
                 if trigger == nil { trigger = clause }
             }
             if ok, let extra = rule.extra, !extra(f) { ok = false }
@@ -71,5 +72,22 @@ struct RedFlagDetector: Sendable {
             }
         }
         return hits
+    }
+}
+
+/// The safety rules' regular expressions, compiled once. NSRegularExpression is immutable and
+/// safe to use from several threads once built; the dictionary is filled under a lock.
+final class CompiledPatterns: @unchecked Sendable {
+    static let shared = CompiledPatterns()
+    private let lock = NSLock()
+    private var cache: [String: NSRegularExpression] = [:]
+
+    func regex(_ pattern: String) -> NSRegularExpression {
+        lock.lock(); defer { lock.unlock() }
+        if let r = cache[pattern] { return r }
+        // Patterns are constants of this module; a bad one is a programming error caught by the tests.
+        let r = try! NSRegularExpression(pattern: pattern)
+        cache[pattern] = r
+        return r
     }
 }

@@ -16,6 +16,13 @@ public struct SymptomModel: Sendable {
     /// Embedded red-flag phrases of every condition (for the embedding red-flag match).
     public var flagEntries: [Entry]
     public var flags: Matrix
+    /// Stems of each entry's phrase, for the exact/lexical half of matching.
+    public var entryStems: [[String]] = []
+
+    init(profiles: [ConditionProfile], entries: [Entry], phrases: Matrix, flagEntries: [Entry], flags: Matrix) {
+        self.profiles = profiles; self.entries = entries; self.phrases = phrases; self.flagEntries = flagEntries; self.flags = flags
+        entryStems = entries.map { TextMatch.stems($0.phrase) }
+    }
 
     public static let artifactName = "symptom-model-v1"
 
