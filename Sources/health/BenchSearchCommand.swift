@@ -17,16 +17,7 @@ struct BenchSearchCommand: ParsableCommand {
     @Flag(help: "Skip faiss even if installed.") var noPeers = false
     @Flag(help: "End with one JSON line.") var json = false
 
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E3779B97F4A7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-            z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Generator = SplitMix64
 
     static func randomUnitVectors(_ n: Int, _ d: Int, _ rng: inout Generator) -> Matrix {
         var m = Matrix(rows: n, cols: d)
@@ -44,7 +35,7 @@ struct BenchSearchCommand: ParsableCommand {
     func run() throws {
         try failing {
             BLAS.setThreads(1)
-            var rng = Generator(state: seed)
+            var rng = Generator(seed: seed)
             let data = Self.randomUnitVectors(count, dim, &rng)
             let q = Self.randomUnitVectors(queries, dim, &rng)
             // Store in a real SQLite file and time the load, as `health search` does.

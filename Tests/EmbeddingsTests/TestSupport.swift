@@ -1,5 +1,6 @@
 import Foundation
 @testable import Embeddings
+import Linear
 
 /// Writes `.safetensors` files for tests, so loaders and the encoder are exercised on tiny,
 /// fully known tensors without the real model.
@@ -33,16 +34,7 @@ func temporaryDirectory(_ name: String = #function) throws -> URL {
 }
 
 /// A deterministic generator so tiny-model tests are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
-}
+typealias SeededGenerator = SplitMix64
 
 /// The package root, found from this file's path (tests run from anywhere).
 let packageRoot: URL = {

@@ -11,7 +11,7 @@ struct TinyBert {
     var tensors: [String: (shape: [Int], values: [Float])] = [:]
 
     init(seed: UInt64 = 7) {
-        var rng = SeededGenerator(state: seed)
+        var rng = SeededGenerator(seed: seed)
         func random(_ shape: [Int], scale: Float = 0.5) -> (shape: [Int], values: [Float]) {
             (shape, (0..<shape.reduce(1, *)).map { _ in Float.random(in: -scale...scale, using: &rng) })
         }

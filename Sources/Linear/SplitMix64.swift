@@ -1,0 +1,13 @@
+/// A small, fast, seedable random generator (SplitMix64), so benchmarks and tests that draw random
+/// vectors are reproducible from a seed.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    public var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E3779B97F4A7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        return z ^ (z >> 31)
+    }
+}
