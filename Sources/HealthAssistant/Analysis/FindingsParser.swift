@@ -132,6 +132,7 @@ public struct FindingsParser: Sendable {
             return q * (units[String(t[ur])] ?? 1)
         }
         if t.range(of: #"\b(for|over|past|the past|last) (a few |several |many )?(weeks|fortnight)"#, options: .regularExpression) != nil { return 14 }
+        if t.range(of: #"\b(for|over) (the )?(last|past) month\b|\bfor a month\b"#, options: .regularExpression) != nil { return 30 }
         if t.range(of: #"\b(for|over|past|the past|last) (a few |several |many )?months"#, options: .regularExpression) != nil { return 60 }
         if t.range(of: #"\b(for|over|past|the past|last) (a |the past )?(year|years)"#, options: .regularExpression) != nil { return 365 }
         if t.contains("since yesterday") || t.contains("last night") || t.contains("this morning") { return 1 }

@@ -128,5 +128,13 @@ enum SafetyRules {
         SafetyRule(flag: "very high blood sugar or ketones", level: .urgent,
                    all: [#"(blood sugar|glucose|sugars?).{0,20}(\b(1[5-9]|[2-9]\d)(\.\d)?\b|very high)|ketones?"#]),
         SafetyRule(flag: "earache with fever in a child", level: .urgent, all: [#"ear"#, fever], extra: { ($0.ageYears ?? 99) < 12 }),
+            SafetyRule(flag: "cannot bear weight or a deformed limb (possible fracture)", level: .urgent,
+                   all: [#"(can'?t|cannot|unable to) (put (any )?weight|bear weight|stand on|walk on)|deformed|bent the wrong way|bone (is )?(sticking|poking) out"#]),
+        SafetyRule(flag: "bite that broke the skin", level: .urgent,
+                   all: [#"\b(dog|cat|animal|human|bat|fox|monkey)\b.{0,20}\b(bit|bite|bitten)|(bit|bitten) by (a |an |my |the )?(dog|cat|animal|person|child|bat|fox|monkey)"#]),
+        SafetyRule(flag: "abscess or boil that is growing or with fever", level: .urgent,
+                   all: [#"abscess|boil|carbuncle"#, #"bigger|growing|spreading|fever|temp|very painful|really painful|red streak"#]),
+        SafetyRule(flag: "run out of or missed essential medicine (epilepsy, insulin, steroids, heart)", level: .urgent,
+                   all: [#"(ran out|run out|running out|missed|forgot|stopped|out of) .{0,30}(epilep|seizure|anti-?epileptic|insulin|steroid|hydrocortisone|heart|transplant|anticoagula|blood thinner)"#]),
     ]
 }
