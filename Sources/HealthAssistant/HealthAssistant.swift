@@ -25,6 +25,8 @@ public final class HealthAssistant: Sendable {
         public var autoFetch: Bool
         /// Build the index from `corpusDirectory` on first use if it is empty.
         public var autoIndex: Bool
+        /// Micro-batching of concurrent questions' embeddings.
+        public var batching = EmbeddingBatcher.Options()
 
         public init(projectDirectory: URL, databasePath: String? = nil, memoryLimit: Int? = nil, threads: Int = 2,
                     autoFetch: Bool = true, autoIndex: Bool = true) {
@@ -69,39 +71,33 @@ public final class HealthAssistant: Sendable {
     let parser = FindingsParser()
     let selector = ModelSelector()
     let composer = AnswerComposer()
-    let embedderName = ModelLocator.defaultModelName
+    var embedderName: String { embedderSource.name }
     /// The store is opened once (opening runs migrations and checks) and reused by every question.
     let storeBox = StoreBox()
 
+    /// Loads the embedding model through the cache.
+    let embedderSource: EmbedderSource
+    /// Concurrent questions share forward passes of the embedding model.
+    public let batcher: EmbeddingBatcher
+
     public init(configuration: Configuration) {
         self.configuration = configuration
-        cache = ModelCache(budgetBytes: configuration.memoryLimit ?? Int.max / 4)
+        let cache = ModelCache(budgetBytes: configuration.memoryLimit ?? Int.max / 4)
+        self.cache = cache
+        let source = EmbedderSource(configuration: configuration, cache: cache)
+        embedderSource = source
+        batcher = EmbeddingBatcher(options: configuration.batching) { texts in try await source.with { try $0.embed(texts) } }
     }
 
     // MARK: resources (loaded through the cache)
 
-    func embedderBytes() -> Int {
-        let file = configuration.modelsDirectory.appendingPathComponent(embedderName).appendingPathComponent("model.safetensors")
-        return ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size]) as? NSNumber)?.intValue ?? 91_000_000
-    }
-
-    func loadEmbedder() throws -> SentenceEmbedder {
-        BLAS.setThreads(1)
-        let locator = ModelLocator(modelsDirectory: configuration.modelsDirectory)
-        do {
-            return try locator.loadEmbedder(shards: configuration.threads)
-        } catch EmbeddingError.modelMissing(let dir, let file) where configuration.autoFetch {
-            let manifest = try locator.manifest()
-            let fetcher = ModelFetcher(manifest: manifest, modelsDirectory: locator.modelsDirectory)
-            FileHandle.standardError.write(Data("First run: fetching the embedding model (about 83 MB, once)…\n".utf8))
-            for m in manifest.models { _ = try fetcher.fetch(m) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) } }
-            _ = (dir, file)
-            return try locator.loadEmbedder(shards: configuration.threads)
-        }
-    }
-
     func withEmbedder<R: Sendable>(_ body: (SentenceEmbedder) async throws -> R) async throws -> R {
-        try await cache.using("embedder", bytes: embedderBytes(), load: { [self] in try loadEmbedder() }, body)
+        try await embedderSource.with(body)
+    }
+
+    /// Embeds the texts of one question, batched with concurrent questions.
+    func embedQuestion(_ texts: [String]) async throws -> Matrix {
+        try await batcher.embed(texts)
     }
 
     /// Opens the store for the embedding model's id and dimension (no model load needed).
@@ -123,18 +119,20 @@ public final class HealthAssistant: Sendable {
         try await cache.using("index", bytes: indexBytes(store), load: { try IndexResources.load(store: store) }, body)
     }
 
-    func withSymptomModel<R: Sendable>(_ store: SQLiteStore, _ body: (SymptomModel) async throws -> R) async throws -> R {
+    /// The Complete model; `index` supplies the condition profiles it is laid out by.
+    func withSymptomModel<R: Sendable>(_ store: SQLiteStore, index: IndexResources, _ body: (SymptomModel) async throws -> R) async throws -> R {
         let bytes = (try? store.artifactSize(name: SymptomModel.artifactName)) ?? 0
+        let profiles = index.profiles
         return try await cache.using("complete", bytes: max(bytes, 1_000_000), load: { [self] in
             let fp = try store.corpusFingerprint()
-            if let m = try SymptomModel.load(from: store, fingerprint: fp) { return m }
-            return try await withEmbedder { try SymptomModel.ensure(store: store, embedder: $0) }
+            if let m = try SymptomModel.load(from: store, fingerprint: fp, profiles: profiles) { return m }
+            return try await withEmbedder { try SymptomModel.ensure(store: store, embedder: $0, profiles: profiles) }
         }, body)
     }
 
     /// Bytes the Complete model would need resident, to let the selector respect the budget.
     func completeFits(_ store: SQLiteStore) -> Bool {
-        let need = storeBox.memo("completeBytes") { embedderBytes() + indexBytes(store) + ((try? store.artifactSize(name: SymptomModel.artifactName)) ?? 0) }
+        let need = storeBox.memo("completeBytes") { embedderSource.bytes() + indexBytes(store) + ((try? store.artifactSize(name: SymptomModel.artifactName)) ?? 0) }
         return need <= cache.budget
     }
 
@@ -157,12 +155,23 @@ public final class HealthAssistant: Sendable {
         return report
     }
 
-    /// Loads the models so the first question is fast.
-    public func warmUp() async throws {
+    /// Loads the models so the first question is fast. Returns how long each step took (ms):
+    /// `store` (open + checks), `embedder` (load + one pass), `index` (vectors, profiles), `complete`.
+    @discardableResult
+    public func warmUp() async throws -> [String: Double] {
+        var t = Date()
+        var steps: [String: Double] = [:]
+        func lap(_ name: String) { steps[name] = (Date().timeIntervalSince(t) * 100_000).rounded() / 100; t = Date() }
         let store = try await readyStore()
+        lap("store")
         _ = try await withEmbedder { try $0.embed(["warm up"]).rows }
-        _ = try await withIndex(store) { $0.profiles.count }
-        _ = try await withSymptomModel(store) { $0.entries.count }
+        lap("embedder")
+        _ = try await withIndex(store) { index in
+            lap("index")
+            return try await withSymptomModel(store, index: index) { $0.entries.count }
+        }
+        lap("complete")
+        return steps
     }
 
     /// Drops every model not in use (call on memory pressure).
@@ -194,32 +203,38 @@ public final class HealthAssistant: Sendable {
         let findings = parser.parse(trimmed)
         let store = try await readyStore()
         let tParse = Date()
+        // Choose first: Lite needs only the question's vector, Complete also one per clause
+        // (all in one packed batch, so the weights are streamed through once).
+        let decision = selector.choose(findings, requested: options.model, completeFits: completeFits(store))
+        let texts = decision.choice == .complete ? [trimmed] + findings.clauses.map(\.text) : [trimmed]
+        // The embedding does not need the index: on a cold start the model loads and runs while
+        // the index loads on the other core.
+        let embedding: Task<Matrix, Error>? = options.keywordOnly ? nil : Task { try await embedQuestion(texts) }
+        defer { embedding?.cancel() }
         return try await withIndex(store) { index in
-            if options.keywordOnly {
+            guard let embedding else {
                 return try composer.keywordOnly(findings: findings, index: index, store: store, maxConditions: options.maxConditions,
                                                 reason: "Keyword-only (BM25) answer, as requested.", started: t0)
             }
-            let embedded: (SentenceEmbedder) throws -> Matrix = { e in try e.embed([trimmed] + findings.clauses.map(\.text)) }
             let vectors: Matrix
             do {
-                vectors = try await withEmbedder { try embedded($0) }
+                vectors = try await embedding.value
             } catch let error as EmbeddingError {
                 // The model is unavailable: still answer, from keywords alone, and say so.
                 return try composer.keywordOnly(findings: findings, index: index, store: store, maxConditions: options.maxConditions,
                                                 reason: "The embedding model is unavailable (\(error)); this answer uses keyword search only.", started: t0)
             }
             let tEmbed = Date()
-            let decision = selector.choose(findings, requested: options.model, completeFits: completeFits(store))
             let queryVector = Array(vectors.row(0))
             let clauseVectors = Matrix(rows: vectors.rows - 1, cols: vectors.cols, storage: Array(vectors.storage[vectors.cols...]))
             if decision.choice == .complete {
-                return try await withSymptomModel(store) { model in
+                return try await withSymptomModel(store, index: index) { model in
                     try composer.compose(findings: findings, queryVector: queryVector, clauseVectors: clauseVectors, index: index, store: store,
                                          analyzer: CompleteAnalyzer(model: model), flagModel: model, decision: decision,
                                          maxConditions: options.maxConditions, times: (t0, tParse, tEmbed))
                 }
             }
-            return try composer.compose(findings: findings, queryVector: queryVector, clauseVectors: clauseVectors, index: index, store: store,
+            return try composer.compose(findings: findings, queryVector: queryVector, clauseVectors: nil, index: index, store: store,
                                         analyzer: LiteAnalyzer(), flagModel: nil, decision: decision,
                                         maxConditions: options.maxConditions, times: (t0, tParse, tEmbed))
         }
@@ -254,7 +269,7 @@ public final class HealthAssistant: Sendable {
         let q = query.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !q.isEmpty else { throw AskError.emptyQuestion }
         let store = try await readyStore()
-        let vector = try await withEmbedder { Array(try $0.embed([q]).row(0)) }
+        let vector = Array(try await embedQuestion([q]).row(0))
         return try await withIndex(store) { index in
             let results = try index.retriever.search(text: q, vector: vector, k: max(1, min(limit, 100)), mode: .hybrid)
             let chunks = try store.chunks(ids: results.map(\.chunkID))

@@ -33,7 +33,9 @@ public struct ExactVectorIndex: Sendable {
 
     func mask(_ filter: SearchFilter?) -> [Bool]? {
         guard let filter, !filter.isEmpty else { return nil }
-        let allowedDocs = table.documents.map { filter.accepts(kind: $0.kind, path: $0.path, frontMatter: $0.frontMatter) }
+        let allowedDocs = table.documents.map { d in
+            filter.accepts(kind: d.kind, path: d.path, frontMatter: filter.field == nil ? [:] : d.frontMatter)
+        }
         return table.rowDocuments.map { allowedDocs[Int($0)] }
     }
 

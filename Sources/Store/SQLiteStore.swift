@@ -203,7 +203,7 @@ public final class SQLiteStore: Sendable {
                 if let i = docIndex[docID] { rowDocs.append(i) } else {
                     let i = Int32(docs.count)
                     docIndex[docID] = i
-                    docs.append(.init(kind: row["kind"], path: row["path"], frontMatter: FrontMatterFields.parse(row["front_matter"])))
+                    docs.append(.init(kind: row["kind"], path: row["path"], frontMatterJSON: row["front_matter"]))
                     rowDocs.append(i)
                 }
             }

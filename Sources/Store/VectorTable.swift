@@ -5,9 +5,12 @@ public struct VectorTable: Sendable {
     public struct DocumentInfo: Sendable {
         public var kind: String
         public var path: String
-        public var frontMatter: [String: [String]]
-        public init(kind: String, path: String, frontMatter: [String: [String]] = [:]) {
-            self.kind = kind; self.path = path; self.frontMatter = frontMatter
+        /// The front matter as stored (JSON). Parsed only when a field filter needs it, so loading
+        /// the index does not pay for parsing every document's front matter.
+        public var frontMatterJSON: String
+        public var frontMatter: [String: [String]] { FrontMatterFields.parse(frontMatterJSON) }
+        public init(kind: String, path: String, frontMatterJSON: String = "{}") {
+            self.kind = kind; self.path = path; self.frontMatterJSON = frontMatterJSON
         }
     }
 
@@ -22,4 +25,17 @@ public struct VectorTable: Sendable {
     }
 
     public var count: Int { chunkIDs.count }
+}
+
+extension VectorTable {
+    /// The document a chunk belongs to, without a database round trip (rows are in chunk-id order).
+    public func document(ofChunk id: Int64) -> DocumentInfo? {
+        var lo = 0, hi = chunkIDs.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if chunkIDs[mid] < id { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < chunkIDs.count, chunkIDs[lo] == id else { return nil }
+        return documents[Int(rowDocuments[lo])]
+    }
 }

@@ -25,6 +25,16 @@ struct AssistantOptions: ParsableArguments {
         config.modelsDirectory = locator.modelsDirectory
         return HealthAssistant(configuration: config)
     }
+
+    /// The same options as arguments, for child `health` processes (benchmarks).
+    var passThroughArguments: [String] {
+        var args = ["--threads", "\(model.threads)"]
+        if let dir = model.modelsDir { args += ["--models-dir", dir] }
+        if model.noFetch { args.append("--no-fetch") }
+        if let db = index.db { args += ["--db", db] }
+        if let memoryLimit { args += ["--memory-limit", memoryLimit] }
+        return args
+    }
 }
 
 struct AskCommand: AsyncParsableCommand {

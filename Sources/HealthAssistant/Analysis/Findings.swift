@@ -43,3 +43,18 @@ public struct Findings: Sendable, Equatable {
         }
     }
 }
+
+extension Findings {
+    /// Words for the keyword (BM25) search: the content words of what the person has. Denied
+    /// symptoms are left out (BM25 cannot read "no"), and so are function words, which match nearly
+    /// every passage and only cost time. Falls back to the whole text when nothing is left.
+    public var keywordQuery: String {
+        let words = positive.joined(separator: " ").lowercased()
+            .split { !($0.isLetter || $0.isNumber) }
+            .map(String.init)
+            .filter { $0.count > 1 && !TextMatch.stopWords.contains($0) && !TextMatch.queryNoise.contains($0) }
+        var seen = Set<String>()
+        let unique = words.filter { seen.insert($0).inserted }
+        return unique.isEmpty ? text : unique.joined(separator: " ")
+    }
+}

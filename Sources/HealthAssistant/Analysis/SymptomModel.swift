@@ -21,14 +21,19 @@ public struct SymptomModel: Sendable {
 
     init(profiles: [ConditionProfile], entries: [Entry], phrases: Matrix, flagEntries: [Entry], flags: Matrix) {
         self.profiles = profiles; self.entries = entries; self.phrases = phrases; self.flagEntries = flagEntries; self.flags = flags
-        entryStems = entries.map { TextMatch.stems($0.phrase) }
+        // The profiles already hold each variant's stems; entries list variants in the same order.
+        entryStems = profiles.flatMap { p in p.symptoms.flatMap(\.variantStems) }
     }
 
-    public static let artifactName = "symptom-model-v1"
+    /// v2 stores only the matrices (and their shapes): the entries follow from the profiles, which
+    /// the index already holds, so a cold start decodes no JSON for them.
+    public static let artifactName = "symptom-model-v2"
 
     public var byteSize: Int { (phrases.storage.count + flags.storage.count) * 4 + entries.count * 64 + profiles.count * 2048 }
 
-    public static func build(profiles: [ConditionProfile], embedder: any Embedder) throws -> SymptomModel {
+    /// Phrase and red-flag entries in a fixed order: condition by condition, symptom by symptom,
+    /// variant by variant. Building and loading both use it, so rows and entries always line up.
+    static func entries(of profiles: [ConditionProfile]) -> (phrases: [Entry], flags: [Entry]) {
         var entries: [Entry] = []
         var flagEntries: [Entry] = []
         for (ci, p) in profiles.enumerated() {
@@ -37,39 +42,52 @@ public struct SymptomModel: Sendable {
             }
             for (fi, f) in p.redFlags.enumerated() { flagEntries.append(Entry(condition: ci, symptom: fi, phrase: f)) }
         }
+        return (entries, flagEntries)
+    }
+
+    public static func build(profiles: [ConditionProfile], embedder: any Embedder) throws -> SymptomModel {
+        let (entries, flagEntries) = Self.entries(of: profiles)
         let phrases = try embedder.embed(entries.map(\.phrase))
         let flags = try embedder.embed(flagEntries.map(\.phrase))
         return SymptomModel(profiles: profiles, entries: entries, phrases: phrases, flagEntries: flagEntries, flags: flags)
     }
 
-    struct Meta: Codable { var profiles: [ConditionProfile]; var entries: [Entry]; var flagEntries: [Entry]; var dimension: Int }
+    struct Meta: Codable { var entries: Int; var flagEntries: Int; var dimension: Int }
 
     public func save(to store: SQLiteStore, fingerprint: String) throws {
-        let meta = Meta(profiles: profiles, entries: entries, flagEntries: flagEntries, dimension: phrases.cols)
+        let meta = Meta(entries: entries.count, flagEntries: flagEntries.count, dimension: phrases.cols)
         let json = String(decoding: try JSONEncoder().encode(meta), as: UTF8.self)
         let data = (phrases.storage + flags.storage).withUnsafeBufferPointer { Data(buffer: $0) }
         try store.putArtifact(name: Self.artifactName, fingerprint: fingerprint, meta: json, data: data)
     }
 
-    /// The stored model if it was built from the current corpus.
-    public static func load(from store: SQLiteStore, fingerprint: String) throws -> SymptomModel? {
+    /// The stored model if it was built from the current corpus (`profiles` as the index loaded
+    /// them; nil when anything does not line up, so the caller rebuilds).
+    public static func load(from store: SQLiteStore, fingerprint: String, profiles: [ConditionProfile]) throws -> SymptomModel? {
         guard let a = try store.artifact(name: artifactName), a.fingerprint == fingerprint,
               let meta = try? JSONDecoder().decode(Meta.self, from: Data(a.meta.utf8)) else { return nil }
-        let floats = a.data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let (entries, flagEntries) = Self.entries(of: profiles)
         let d = meta.dimension
-        guard floats.count == (meta.entries.count + meta.flagEntries.count) * d else { return nil }
-        let split = meta.entries.count * d
-        return SymptomModel(profiles: meta.profiles, entries: meta.entries,
-                            phrases: Matrix(rows: meta.entries.count, cols: d, storage: Array(floats[..<split])),
-                            flagEntries: meta.flagEntries, flags: Matrix(rows: meta.flagEntries.count, cols: d, storage: Array(floats[split...])))
+        guard meta.entries == entries.count, meta.flagEntries == flagEntries.count,
+              a.data.count == (entries.count + flagEntries.count) * d * 4 else { return nil }
+        let split = entries.count * d
+        var phrases = Matrix(rows: entries.count, cols: d)
+        var flags = Matrix(rows: flagEntries.count, cols: d)
+        a.data.withUnsafeBytes { raw in
+            let all = raw.bindMemory(to: Float.self)
+            phrases.storage.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: all.baseAddress!, count: split) }
+            flags.storage.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: all.baseAddress! + split, count: all.count - split) }
+        }
+        return SymptomModel(profiles: profiles, entries: entries, phrases: phrases, flagEntries: flagEntries, flags: flags)
     }
 
     /// Builds (or reuses) the stored model for the store's current corpus.
     @discardableResult
-    public static func ensure(store: SQLiteStore, embedder: any Embedder) throws -> SymptomModel {
+    public static func ensure(store: SQLiteStore, embedder: any Embedder, profiles: [ConditionProfile]? = nil) throws -> SymptomModel {
         let fp = try store.corpusFingerprint()
-        if let m = try load(from: store, fingerprint: fp) { return m }
-        let model = try build(profiles: try ConditionProfile.load(from: store), embedder: embedder)
+        let profiles = try profiles ?? ConditionProfile.load(from: store)
+        if let m = try load(from: store, fingerprint: fp, profiles: profiles) { return m }
+        let model = try build(profiles: profiles, embedder: embedder)
         try model.save(to: store, fingerprint: fp)
         return model
     }

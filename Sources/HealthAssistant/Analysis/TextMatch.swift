@@ -8,6 +8,14 @@ enum TextMatch {
                                          "that", "this", "when", "from", "by", "as", "me", "your", "you", "can", "get", "got", "getting", "also",
                                          "like", "up", "out", "all", "about", "after", "into", "over", "just", "so", "than", "then", "there"]
 
+    /// Words that carry no symptom in a question ("I have been experiencing … for the past few days").
+    static let queryNoise: Set<String> = ["experiencing", "experience", "having", "since", "past", "few", "days", "day", "weeks", "week",
+                                          "months", "month", "hours", "now", "lately", "recently", "what", "which", "who", "how", "why",
+                                          "do", "does", "did", "was", "were", "will", "would", "should", "could", "but", "not", "no",
+                                          "he", "she", "his", "her", "they", "them", "we", "our", "been", "being", "which", "yesterday",
+                                          "today", "last", "night", "morning", "lot", "bit", "little", "quite", "more", "most", "much",
+                                          "many", "any", "every", "time", "times", "started", "start", "keep", "keeps", "noticed"]
+
     static func stem(_ w: String) -> String {
         var s = w
         for suffix in ["ness", "ing", "ies", "ed", "es", "s", "y"] where s.count > suffix.count + 3 && s.hasSuffix(suffix) {

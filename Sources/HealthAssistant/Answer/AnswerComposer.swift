@@ -10,11 +10,12 @@ struct AnswerComposer: Sendable {
     let policy = TriagePolicy()
 
     /// Condition strength from where its chunks rank in the fused list: Σ 1/(60 + rank), scaled to 0…1.
-    func retrievalStrength(_ results: [HybridRetriever.Result], chunks: [Int64: StoredChunk]) -> [String: Double] {
+    /// Document kinds and paths come from the in-memory vector table, so this needs no database read.
+    func retrievalStrength(_ results: [HybridRetriever.Result], table: VectorTable) -> [String: Double] {
         var strength: [String: Double] = [:]
         for (rank, r) in results.enumerated() {
-            guard let c = chunks[r.chunkID], c.documentKind == "condition" else { continue }
-            strength[c.documentPath, default: 0] += 1 / (60 + Double(rank + 1))
+            guard let d = table.document(ofChunk: r.chunkID), d.kind == "condition" else { continue }
+            strength[d.path, default: 0] += 1 / (60 + Double(rank + 1))
         }
         let top = strength.values.max() ?? 1
         return strength.mapValues { $0 / top }
@@ -23,10 +24,10 @@ struct AnswerComposer: Sendable {
     func compose(findings: Findings, queryVector: [Float]?, clauseVectors: Matrix?, index: IndexResources, store: SQLiteStore,
                  analyzer: any Analyzer, flagModel: SymptomModel?, decision: ModelSelector.Decision, maxConditions: Int,
                  times: (start: Date, parsed: Date, embedded: Date), degraded: String? = nil) throws -> Answer {
-        let results = try index.retriever.search(text: findings.text, vector: queryVector, k: 60, mode: queryVector == nil ? .bm25 : .hybrid)
-        let chunks = try store.chunks(ids: results.map(\.chunkID))
+        let results = try index.retriever.search(text: findings.keywordQuery, vector: queryVector, k: 60, mode: queryVector == nil ? .bm25 : .hybrid)
+        let table = index.retriever.index.table
         let tRetrieved = Date()
-        let input = AnalysisInput(findings: findings, profiles: index.profiles, retrieval: retrievalStrength(results, chunks: chunks),
+        let input = AnalysisInput(findings: findings, profiles: index.profiles, retrieval: retrievalStrength(results, table: table),
                                   clauseVectors: clauseVectors)
         let ranked = Array(analyzer.rank(input).prefix(10))
         var flags = detector.detect(findings, candidates: ranked.prefix(5).map(\.profile))
@@ -49,6 +50,15 @@ struct AnswerComposer: Sendable {
             Answer.Condition(id: r.profile.id, name: r.profile.name, aliases: r.profile.aliases, score: ((expScores[i] / max(z, 1e-9)) * 1000).rounded() / 1000,
                              triage: r.profile.triage, matched: r.matched, missing: r.missing, contradicted: r.contradicted, source: r.profile.path)
         }
+        // Text is read only for the passages that can be cited: the leading results and the best
+        // passage of each of the first three conditions.
+        let citedPaths = Set(shown.prefix(3).map(\.profile.path))
+        var wanted = Set(results.prefix(12).map(\.chunkID))
+        var covered = Set<String>()
+        for r in results {
+            if let d = table.document(ofChunk: r.chunkID), citedPaths.contains(d.path), covered.insert(d.path).inserted { wanted.insert(r.chunkID) }
+        }
+        let chunks = try store.chunks(ids: results.map(\.chunkID).filter(wanted.contains))
         let citations = cite(results: results, chunks: chunks, conditions: shown.prefix(3).map(\.profile), store: store)
         let crisis = flags.contains { $0.crisis }
         var answer = Answer(
