@@ -79,9 +79,11 @@ public struct SentenceEmbedder: Embedder {
             let shardCount = batchTokens < 256 ? 1 : min(shards, batch.count)
             let groups = (0..<shardCount).map { s in stride(from: s, to: batch.count, by: shardCount).map { batch[$0] } }
             let encoder = self.encoder
+            // One shard still uses every core: its dense layers split their output columns.
+            let columnParts = shardCount == 1 ? shards : 1
             let pooled = Parallel.map(shardCount) { s -> Matrix in
                 let sequences = groups[s].map { tokenIDs[$0] }
-                let (states, offsets) = encoder.hiddenStates(sequences)
+                let (states, offsets) = encoder.hiddenStates(sequences, columnParts: columnParts)
                 return MeanPooling.pool(states: states, offsets: offsets, lengths: sequences.map(\.count))
             }
             for (s, group) in groups.enumerated() {

@@ -46,8 +46,11 @@ public final class HealthAssistant: Sendable {
         public var maxConditions: Int
         /// Force a BM25-only answer (no embedding model), e.g. under memory pressure.
         public var keywordOnly: Bool
-        public init(model: ModelSelector.Request = .auto, maxConditions: Int = 5, keywordOnly: Bool = false) {
-            self.model = model; self.maxConditions = maxConditions; self.keywordOnly = keywordOnly
+        /// Complete's scoring weights (evaluation and tuning; the defaults are the tuned ones).
+        public var completeWeights: CompleteAnalyzer.Weights
+        public init(model: ModelSelector.Request = .auto, maxConditions: Int = 5, keywordOnly: Bool = false,
+                    completeWeights: CompleteAnalyzer.Weights = .init()) {
+            self.model = model; self.maxConditions = maxConditions; self.keywordOnly = keywordOnly; self.completeWeights = completeWeights
         }
     }
 
@@ -230,7 +233,7 @@ public final class HealthAssistant: Sendable {
             if decision.choice == .complete {
                 return try await withSymptomModel(store, index: index) { model in
                     try composer.compose(findings: findings, queryVector: queryVector, clauseVectors: clauseVectors, index: index, store: store,
-                                         analyzer: CompleteAnalyzer(model: model), flagModel: model, decision: decision,
+                                         analyzer: CompleteAnalyzer(model: model, weights: options.completeWeights), flagModel: model, decision: decision,
                                          maxConditions: options.maxConditions, times: (t0, tParse, tEmbed))
                 }
             }

@@ -35,7 +35,8 @@ public struct HealthServer: Sendable {
             let c = await assistant.metrics
             let cache: [String: Double] = ["hits": Double(c.hits), "misses": Double(c.misses), "loads": Double(c.loads), "evictions": Double(c.evictions),
                                            "resident_bytes": Double(c.residentBytes), "load_seconds": c.loadSeconds]
-            let text = await metrics.render(cache: cache, queueDepth: await admission.queueDepth, inFlight: await admission.inFlight)
+            let text = await metrics.render(cache: cache, batching: await assistant.batcher.counters, queueDepth: await admission.queueDepth,
+                                            inFlight: await admission.inFlight)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: text)))
         }
         router.get("/openapi.yaml") { _, _ in
@@ -49,7 +50,10 @@ public struct HealthServer: Sendable {
                 let options = options(for: ask, depth: depth)
                 let answer = try await withTimeout { try await assistant.ask(ask.question, options: options.options) }
                 var a = answer
-                if let note = options.note { a.degraded = note }
+                if let note = options.note {
+                    a.degraded = note
+                    await metrics.recordDegraded(to: options.options.keywordOnly ? "bm25-only" : "lite")
+                }
                 return Response(status: .ok, headers: [.contentType: "application/json", HTTPField.Name("X-Health-Model")!: a.model.name],
                                 body: .init(byteBuffer: ByteBuffer(string: a.json())))
             }

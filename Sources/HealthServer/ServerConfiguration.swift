@@ -18,9 +18,11 @@ public struct ServerConfiguration: Sendable {
     public var degradeToLiteAt: Int
     public var degradeToKeywordAt: Int
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, maxInFlight: Int = 4, maxQueue: Int = 64, maxBodyBytes: Int = 64 * 1024,
+    /// Defaults: 16 analyses in flight (their embeddings share micro-batches, so holding many is
+    /// cheap), 256 waiting; Complete steps down to Lite at 32 queued and Lite to keyword-only at 128.
+    public init(host: String = "127.0.0.1", port: Int = 8080, maxInFlight: Int = 16, maxQueue: Int = 256, maxBodyBytes: Int = 64 * 1024,
                 requestTimeout: Duration = .seconds(10), apiToken: String? = ProcessInfo.processInfo.environment["HEALTH_API_TOKEN"],
-                degradeToLiteAt: Int = 8, degradeToKeywordAt: Int = 32) {
+                degradeToLiteAt: Int = 32, degradeToKeywordAt: Int = 128) {
         self.host = host; self.port = port; self.maxInFlight = maxInFlight; self.maxQueue = maxQueue
         self.maxBodyBytes = maxBodyBytes; self.requestTimeout = requestTimeout
         self.apiToken = (apiToken?.isEmpty ?? true) ? nil : apiToken

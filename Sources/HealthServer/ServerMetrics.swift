@@ -1,4 +1,5 @@
 import Foundation
+import HealthAssistant
 
 /// Request counts and latency histograms by route, status and model, in Prometheus text format.
 actor ServerMetrics {
@@ -22,7 +23,11 @@ actor ServerMetrics {
 
     func recordRejected() { rejected += 1 }
 
-    func render(cache: [String: Double], queueDepth: Int, inFlight: Int) -> String {
+    private var degraded: [String: Int] = [:]
+    /// An answer stepped down under pressure, to `level` ("lite" or "bm25-only").
+    func recordDegraded(to level: String) { degraded[level, default: 0] += 1 }
+
+    func render(cache: [String: Double], batching: EmbeddingBatcher.Counters, queueDepth: Int, inFlight: Int) -> String {
         var out = "# HELP health_http_requests_total HTTP requests by route and status.\n# TYPE health_http_requests_total counter\n"
         for (labels, n) in requests.sorted(by: { $0.key < $1.key }) { out += "health_http_requests_total{\(labels)} \(n)\n" }
         out += "# HELP health_http_request_duration_seconds Request latency by route and model.\n# TYPE health_http_request_duration_seconds histogram\n"
@@ -35,6 +40,11 @@ actor ServerMetrics {
         out += "# TYPE health_http_rejected_total counter\nhealth_http_rejected_total \(rejected)\n"
         out += "# TYPE health_queue_depth gauge\nhealth_queue_depth \(queueDepth)\n# TYPE health_in_flight gauge\nhealth_in_flight \(inFlight)\n"
         for (name, value) in cache.sorted(by: { $0.key < $1.key }) { out += "# TYPE health_model_cache_\(name) gauge\nhealth_model_cache_\(name) \(value)\n" }
+        out += "# HELP health_degraded_total Answers stepped down under pressure, by the level they fell to.\n# TYPE health_degraded_total counter\n"
+        for level in ["lite", "bm25-only"] { out += "health_degraded_total{to=\"\(level)\"} \(degraded[level] ?? 0)\n" }
+        out += "# HELP health_embedding_batches_total Forward passes of the embedding model (micro-batches).\n# TYPE health_embedding_batches_total counter\n"
+        out += "health_embedding_batches_total \(batching.batches)\nhealth_embedding_requests_total \(batching.requests)\n"
+        out += "health_embedding_texts_total \(batching.texts)\nhealth_embedding_largest_batch \(batching.largestBatch)\n"
         return out
     }
 }

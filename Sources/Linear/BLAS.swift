@@ -35,6 +35,33 @@ public enum BLAS {
                     beta, c, Int32(ldc))
     }
 
+    /// C = A · Bᵀ (+ beta · C) with the columns of C (rows of B) dealt to `parts` threads.
+    /// For a handful of rows of A the cost is OpenBLAS packing B (a weight matrix) on every call;
+    /// splitting B's rows lets each core pack and multiply only its half.
+    public static func gemmSplittingColumns(
+        parts: Int, m: Int, n: Int, k: Int,
+        a: UnsafePointer<Float>, lda: Int,
+        b: UnsafePointer<Float>, ldb: Int,
+        beta: Float = 0,
+        c: UnsafeMutablePointer<Float>, ldc: Int
+    ) {
+        let chunk = ((n + max(1, parts) - 1) / max(1, parts) + 15) / 16 * 16
+        guard parts > 1, chunk < n else {
+            gemm(transB: true, m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, beta: beta, c: c, ldc: ldc)
+            return
+        }
+        // Addresses cross into the worker closures as integers: each worker writes a disjoint
+        // column range of C and only reads A and B.
+        let (ap, bp, cp) = (Int(bitPattern: a), Int(bitPattern: b), Int(bitPattern: c))
+        _ = Parallel.map((n + chunk - 1) / chunk) { part -> Int in
+            let lo = part * chunk, hi = min(n, lo + chunk)
+            gemm(transB: true, m: m, n: hi - lo, k: k, a: UnsafePointer(bitPattern: ap)!, lda: lda,
+                 b: UnsafePointer<Float>(bitPattern: bp)! + lo * ldb, ldb: ldb, beta: beta,
+                 c: UnsafeMutablePointer<Float>(bitPattern: cp)! + lo, ldc: ldc)
+            return hi - lo
+        }
+    }
+
     /// y[m] = alpha · A[m×n] · x[n] + beta · y (row-major A).
     @inlinable
     public static func gemv(

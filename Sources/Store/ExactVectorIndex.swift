@@ -111,6 +111,25 @@ public struct ExactVectorIndex: Sendable {
         return rescored.prefix(k).map { Hit(chunkID: table.chunkIDs[$0.index], row: $0.index, score: $0.score) }
     }
 
+    /// The best score of any chunk of each document (index into `table.documents`), for
+    /// document-level ranking over the whole corpus rather than only the top-k chunks. One gemv
+    /// over the index (a few MFLOP for a corpus of thousands of chunks).
+    public func bestScorePerDocument(_ query: [Float]) -> [Float] {
+        precondition(query.count == dimension, "query has \(query.count) dims, index has \(dimension)")
+        var best = [Float](repeating: -1, count: table.documents.count)
+        guard count > 0 else { return best }
+        var scores = [Float](repeating: 0, count: count)
+        table.vectors.storage.withUnsafeBufferPointer { v in
+            query.withUnsafeBufferPointer { q in
+                scores.withUnsafeMutableBufferPointer { s in
+                    BLAS.gemv(m: count, n: dimension, a: v.baseAddress!, lda: dimension, x: q.baseAddress!, y: s.baseAddress!)
+                }
+            }
+        }
+        for (row, doc) in table.rowDocuments.enumerated() where scores[row] > best[Int(doc)] { best[Int(doc)] = scores[row] }
+        return best
+    }
+
     /// Top-k for many queries at once through one fp32 sgemm per block of rows.
     public func search(batch queries: Matrix, k: Int, filter: SearchFilter? = nil) -> [[Hit]] {
         precondition(queries.cols == dimension)

@@ -16,13 +16,14 @@ struct AssistantOptions: ParsableArguments {
         }
     }
 
-    func assistant() -> HealthAssistant {
+    func assistant(batching: EmbeddingBatcher.Options = .init()) -> HealthAssistant {
         let locator = model.locator
         let root = locator.modelsDirectory.deletingLastPathComponent()
         let limit = (memoryLimit ?? ProcessInfo.processInfo.environment["HEALTH_MEMORY_LIMIT"]).flatMap(ModelCache.parseBytes)
         var config = HealthAssistant.Configuration(projectDirectory: root, databasePath: index.databasePath(locator: locator), memoryLimit: limit,
                                                    threads: model.threads, autoFetch: !model.noFetch && ProcessInfo.processInfo.environment["HEALTH_OFFLINE"] != "1")
         config.modelsDirectory = locator.modelsDirectory
+        config.batching = batching
         return HealthAssistant(configuration: config)
     }
 

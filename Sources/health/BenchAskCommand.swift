@@ -27,6 +27,16 @@ struct BenchAskCommand: AsyncParsableCommand {
         let cold = Date().timeIntervalSince(coldStart) * 1000
         print("in-process cold start (ms): " + steps.keys.sorted().map { String(format: "%@ %.1f", $0, steps[$0]!) }.joined(separator: ", ")
               + String(format: ", first answer %.1f", cold - steps.values.reduce(0, +)))
+        // The embedding of one short question on its own (through the batcher, as ask does).
+        var embedMs: [Double] = []
+        for q in Self.questions {
+            for _ in 0..<rounds {
+                let t = Date()
+                _ = try await assistant.batcher.embed([q])
+                embedMs.append(Date().timeIntervalSince(t) * 1000)
+            }
+        }
+        print(String(format: "one question's embedding: p50 %.2f ms", BenchSupport.percentile(embedMs, 50)))
         var results: [String: [Double]] = [:]
         for model in [ModelSelector.Request.lite, .complete] {
             var ms: [Double] = []

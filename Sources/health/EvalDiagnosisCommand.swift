@@ -9,6 +9,9 @@ struct EvalDiagnosisCommand: AsyncParsableCommand {
     @OptionGroup var options: AssistantOptions
     @Option(help: "auto | lite | complete") var model: String = "complete"
     @Option(help: "Evaluate only the first N cases.") var limit: Int?
+    @Option(help: "all | even | odd: evaluate every case, or only the even- or odd-numbered lines (tune on one half, report the other).")
+    var split: String = "all"
+    @Option(help: "Override Complete's weights, e.g. dense=2,explained=0.8 (for tuning).") var weights: String?
     @Flag(help: "List the misses.") var verbose = false
     @Flag(help: "End with one JSON line of the metrics.") var json = false
     @Argument(help: "Cases file, e.g. ../shared/eval/symptom2disease/cases.jsonl") var file: String
@@ -21,13 +24,15 @@ struct EvalDiagnosisCommand: AsyncParsableCommand {
         guard let data = FileManager.default.contents(atPath: file) else { throw CLIError(message: "cannot read \(file)") }
         let cases = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }.prefix(limit ?? Int.max)
+        }.enumerated().filter { i, _ in split == "all" || (split == "even") == (i % 2 == 0) }.map(\.element).prefix(limit ?? Int.max)
+        guard ["all", "even", "odd"].contains(split) else { throw ValidationError("--split must be all, even or odd") }
+        let completeWeights = try weights.map { try CompleteAnalyzer.Weights(parsing: $0) } ?? .init()
         let assistant = options.assistant()
         var top1 = 0, top3 = 0, top10 = 0, withDx = 0, triaged = 0, triageExact = 0, triageSafe = 0, underEmergency = 0
         var latencies: [Double] = []
         for c in cases {
             guard let text = c["text"] as? String else { continue }
-            let answer = try await assistant.ask(text, options: .init(model: ModelSelector.Request(rawValue: model) ?? .complete, maxConditions: 10))
+            let answer = try await assistant.ask(text, options: .init(model: ModelSelector.Request(rawValue: model) ?? .complete, maxConditions: 10, completeWeights: completeWeights))
             latencies.append(answer.timings["totalMs"] ?? 0)
             if let dx = c["diagnosis"] as? [String], !dx.isEmpty {
                 withDx += 1
@@ -57,7 +62,7 @@ struct EvalDiagnosisCommand: AsyncParsableCommand {
             }
         }
         func pct(_ a: Int, _ b: Int) -> Double { b == 0 ? 0 : Double(a) / Double(b) }
-        print(String(format: "%d cases (%@): top-1 %.3f  top-3 %.3f  top-10 %.3f", withDx, model, pct(top1, withDx), pct(top3, withDx), pct(top10, withDx)))
+        print(String(format: "%d cases (%@, split %@): top-1 %.3f  top-3 %.3f  top-10 %.3f", withDx, model, split, pct(top1, withDx), pct(top3, withDx), pct(top10, withDx)))
         if triaged > 0 {
             print(String(format: "triage on %d cases: exact %.3f  safe (at or above gold) %.3f  emergencies under-triaged: %d", triaged, pct(triageExact, triaged), pct(triageSafe, triaged), underEmergency))
         }

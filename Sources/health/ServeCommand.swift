@@ -10,19 +10,27 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var options: AssistantOptions
     @Option(help: "Address to bind.") var host = "127.0.0.1"
     @Option(help: "Port.") var port = 8080
-    @Option(help: "Analyses running at once.") var maxInFlight = 4
-    @Option(help: "Requests that may wait before 503.") var maxQueue = 64
+    @Option(help: "Analyses running at once.") var maxInFlight = 16
+    @Option(help: "Requests that may wait before 503.") var maxQueue = 256
     @Option(help: "Per-request timeout in seconds.") var timeout = 10.0
+    @Option(help: "Most texts embedded in one micro-batch.") var batchMax = 64
+    @Option(help: "How long (ms) the first question of a micro-batch may wait for company (0 = only batch what queued while the model was busy).")
+    var batchWaitMs = 0.0
+    @Option(help: "Queue depth at which Complete steps down to Lite.") var degradeLiteAt = 32
+    @Option(help: "Queue depth at which Lite steps down to keyword-only.") var degradeKeywordAt = 128
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
-        guard maxInFlight >= 1, maxQueue >= 0, timeout > 0 else { throw ValidationError("limits must be positive") }
+        guard maxInFlight >= 1, maxQueue >= 0, timeout > 0, batchMax >= 1, batchWaitMs >= 0, degradeLiteAt >= 1, degradeKeywordAt >= 1 else {
+            throw ValidationError("limits must be positive")
+        }
     }
 
     func run() async throws {
-        let assistant = options.assistant()
+        let assistant = options.assistant(batching: .init(maxBatch: batchMax, maxWait: .microseconds(Int(batchWaitMs * 1000))))
         let config = ServerConfiguration(host: host, port: port, maxInFlight: maxInFlight, maxQueue: maxQueue,
-                                         requestTimeout: .milliseconds(Int(timeout * 1000)))
+                                         requestTimeout: .milliseconds(Int(timeout * 1000)),
+                                         degradeToLiteAt: degradeLiteAt, degradeToKeywordAt: degradeKeywordAt)
         if config.apiToken == nil, host != "127.0.0.1", host != "localhost", host != "::1" {
             printErr("note: HEALTH_API_TOKEN is not set, so requests from other hosts will be refused (403).")
         }

@@ -167,4 +167,73 @@ struct HealthServerTests {
         #expect(s.options(for: ask, depth: 6).options.keywordOnly)
         #expect(s.options(for: ask, depth: 6).note?.contains("bm25") == true)
     }
+
+    @Test func slowClientsAndMidStreamDisconnectsDoNotHurtTheServer() async throws {
+        try await server().application().test(.live) { client in
+            let port = try #require(client.port)
+            // A client that dribbles its request out in small pieces still gets its answer.
+            let body = #"{"question": "sore throat and runny nose", "model": "lite"}"#
+            let request = RawSocket.request("POST", "/v1/ask", body: body)
+            let slow = try RawSocket(port: port)
+            var rest = Substring(request)
+            while !rest.isEmpty {
+                slow.send(String(rest.prefix(7)))
+                rest = rest.dropFirst(7)
+                try await Task.sleep(for: .milliseconds(15))
+            }
+            let reply = slow.read()
+            slow.close()
+            #expect(reply.hasPrefix("HTTP/1.1 200"))
+            #expect(reply.contains("\"schema\":1"))
+
+            // Clients that send half a request and vanish, and clients that hang up in the middle
+            // of a stream: the server carries on.
+            for _ in 0..<5 {
+                let half = try RawSocket(port: port)
+                half.send(String(request.prefix(40)))
+                half.close()
+                let streaming = try RawSocket(port: port)
+                streaming.send(RawSocket.request("POST", "/v1/ask/stream", body: #"{"question": "fever and cough for two days"}"#))
+                _ = streaming.read(until: "event: triage")
+                streaming.close()
+            }
+            // Still serving, and the in-flight gauge went back to zero (no leaked admission slots).
+            try await client.execute(uri: "/v1/ask", method: .post, headers: [.contentType: "application/json"], body: Self.body(body)) { r in
+                #expect(r.status == .ok)
+            }
+            var inFlight = -1.0
+            for _ in 0..<50 {
+                try await client.execute(uri: "/metrics", method: .get) { r in
+                    let line = String(buffer: r.body).split(separator: "\n").first { $0.hasPrefix("health_in_flight ") }
+                    inFlight = line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? -1
+                }
+                if inFlight == 0 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(inFlight == 0)
+        }
+    }
+
+    @Test func concurrentQuestionsShareEmbeddingBatches() async throws {
+        let before = await Self.assistant.batcher.counters
+        try await server().application().test(.live) { client in
+            // 24 clients on 24 connections at once (the test client itself is one connection).
+            let port = try #require(client.port)
+            let replies = await withTaskGroup(of: String.self) { group in
+                for i in 0..<24 {
+                    group.addTask {
+                        await RawSocket.exchange(port: port, RawSocket.request("POST", "/v1/ask", body: #"{"question": "headache and tired \#(i)", "model": "lite"}"#))
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(replies.count == 24)
+            #expect(replies.allSatisfy { $0.hasPrefix("HTTP/1.1 200") })
+        }
+        let after = await Self.assistant.batcher.counters
+        #expect(after.requests - before.requests >= 24)
+        // Fewer forward passes than questions: concurrent ones were batched together.
+        #expect(after.batches - before.batches < after.requests - before.requests)
+        #expect(after.largestBatch > 1)
+    }
 }

@@ -13,7 +13,9 @@ public struct BertEncoder: Sendable {
 
     /// Final hidden states for `sequences`, packed row after row: rows `offsets[i] ..< offsets[i] + lengths[i]`
     /// belong to sequence i.
-    public func hiddenStates(_ sequences: [[Int32]]) -> (states: Matrix, offsets: [Int]) {
+    /// `columnParts` > 1 splits each dense layer's output columns across that many threads: the
+    /// way to use several cores on a batch too small to shard by sequence.
+    public func hiddenStates(_ sequences: [[Int32]], columnParts: Int = 1) -> (states: Matrix, offsets: [Int]) {
         let h = config.hiddenSize
         var offsets: [Int] = []
         var total = 0
@@ -26,7 +28,8 @@ public struct BertEncoder: Sendable {
             let scratch = Scratch(tokens: total, config: config, longest: lengths.max() ?? 0)
             defer { scratch.release() }
             for layer in weights.layers {
-                Self.layer(layer, x: x.baseAddress!, tokens: total, offsets: offsets, lengths: lengths, config: config, scratch: scratch)
+                Self.layer(layer, x: x.baseAddress!, tokens: total, offsets: offsets, lengths: lengths, config: config, scratch: scratch,
+                           parts: columnParts)
             }
         }
         return (states, offsets)
@@ -69,7 +72,7 @@ public struct BertEncoder: Sendable {
 
     /// One transformer layer, in place on `x` (tokens × hidden).
     static func layer(_ w: BertWeights.Layer, x: UnsafeMutablePointer<Float>, tokens: Int, offsets: [Int], lengths: [Int],
-                      config: BertConfig, scratch: Scratch) {
+                      config: BertConfig, scratch: Scratch, parts: Int = 1) {
         let h = config.hiddenSize, ff = config.intermediateSize
         // Q, K and V written side by side into one tokens × 3h buffer: one row per token holds
         // [q | k | v], so each head's slices are strided views and nothing is copied.
@@ -81,7 +84,7 @@ public struct BertEncoder: Sendable {
             (row + 2 * h).update(from: w.valueBias, count: h)
         }
         for (i, weight) in [w.query, w.key, w.value].enumerated() {
-            BLAS.gemm(transB: true, m: tokens, n: h, k: h, a: x, lda: h, b: weight, ldb: h, beta: 1, c: qkv + i * h, ldc: 3 * h)
+            BLAS.gemmSplittingColumns(parts: parts, m: tokens, n: h, k: h, a: x, lda: h, b: weight, ldb: h, beta: 1, c: qkv + i * h, ldc: 3 * h)
         }
         attention(qkv: qkv, context: scratch.context, offsets: offsets, lengths: lengths, config: config, scores: scratch.scores)
 
@@ -89,17 +92,17 @@ public struct BertEncoder: Sendable {
         let attn = scratch.attention
         attn.update(from: x, count: tokens * h)
         VectorMath.addRowBias(attn, rows: tokens, width: h, bias: w.attentionOutputBias)
-        BLAS.gemm(transB: true, m: tokens, n: h, k: h, a: scratch.context, lda: h, b: w.attentionOutput, ldb: h, beta: 1, c: attn, ldc: h)
+        BLAS.gemmSplittingColumns(parts: parts, m: tokens, n: h, k: h, a: scratch.context, lda: h, b: w.attentionOutput, ldb: h, beta: 1, c: attn, ldc: h)
         VectorMath.layerNormInPlace(attn, rows: tokens, width: h, gamma: w.attentionNormGamma, beta: w.attentionNormBeta, epsilon: config.layerNormEps)
 
         // Feed-forward: GELU(attn · W1ᵀ + b1) · W2ᵀ + b2 + attn, then LayerNorm into x.
         let inter = scratch.intermediate
         VectorMath.broadcastRows(inter, rows: tokens, width: ff, from: w.intermediateBias)
-        BLAS.gemm(transB: true, m: tokens, n: ff, k: h, a: attn, lda: h, b: w.intermediate, ldb: h, beta: 1, c: inter, ldc: ff)
+        BLAS.gemmSplittingColumns(parts: parts, m: tokens, n: ff, k: h, a: attn, lda: h, b: w.intermediate, ldb: h, beta: 1, c: inter, ldc: ff)
         VectorMath.geluInPlace(inter, count: tokens * ff)
         x.update(from: attn, count: tokens * h)
         VectorMath.addRowBias(x, rows: tokens, width: h, bias: w.outputBias)
-        BLAS.gemm(transB: true, m: tokens, n: h, k: ff, a: inter, lda: ff, b: w.output, ldb: ff, beta: 1, c: x, ldc: h)
+        BLAS.gemmSplittingColumns(parts: parts, m: tokens, n: h, k: ff, a: inter, lda: ff, b: w.output, ldb: ff, beta: 1, c: x, ldc: h)
         VectorMath.layerNormInPlace(x, rows: tokens, width: h, gamma: w.outputNormGamma, beta: w.outputNormBeta, epsilon: config.layerNormEps)
     }
 

@@ -21,6 +21,13 @@ public struct AnalysisInput: Sendable {
     public var retrieval: [String: Double]
     /// Embeddings of `findings.clauses` (same order), if an embedder was available.
     public var clauseVectors: Matrix?
+    /// Cosine of the whole question with each condition's closest passage, by condition path
+    /// (every condition, not only those retrieval surfaced); empty without an embedder.
+    public var dense: [String: Double] = [:]
+
+    public init(findings: Findings, profiles: [ConditionProfile], retrieval: [String: Double], clauseVectors: Matrix?, dense: [String: Double] = [:]) {
+        self.findings = findings; self.profiles = profiles; self.retrieval = retrieval; self.clauseVectors = clauseVectors; self.dense = dense
+    }
 }
 
 /// An analysis model: ranks conditions for the findings. Lite and Complete implement it; a

@@ -5,12 +5,63 @@ import Linear
 /// the condition explains the findings, how many of its key symptoms are present, what the person
 /// denies, prevalence/age/sex priors and the retrieval evidence. Explains each condition it ranks.
 public struct CompleteAnalyzer: Analyzer {
+    /// The scoring weights. Defaults were tuned on the even-numbered Symptom2Disease cases
+    /// (`health eval diagnosis … --split even --weights …`); the odd half is the held-out check.
+    public struct Weights: Sendable, Equatable {
+        /// Similarity at which a clause counts as expressing a symptom phrase.
+        public var threshold: Float = 0.58
+        /// Share of the positive clauses the condition's symptoms explain.
+        public var explained = 1.0
+        /// Share of the condition's key symptoms present.
+        public var keyCoverage = 0.3
+        /// Weighted share of all its symptoms present.
+        public var symptomCoverage = 0.15
+        /// Fused retrieval rank strength (0…1).
+        public var retrieval = 0.15
+        /// Cosine of the question with the condition's closest passage, relative to the best condition.
+        public var dense = 2.0
+        /// Penalty per denied symptom (weighted).
+        public var denied = 0.5
+        /// Multiplier on the prevalence/age/sex prior.
+        public var prior = 1.5
+
+        public init() {}
+
+        /// Parses "name=value,name=value" (the names above); unknown names are an error.
+        public init(parsing text: String) throws {
+            self.init()
+            for pair in text.split(separator: ",") {
+                let kv = pair.split(separator: "=").map { $0.trimmingCharacters(in: .whitespaces) }
+                guard kv.count == 2, let v = Double(kv[1]) else { throw WeightsError.bad(String(pair)) }
+                switch kv[0] {
+                case "threshold": threshold = Float(v)
+                case "explained": explained = v
+                case "keyCoverage": keyCoverage = v
+                case "symptomCoverage": symptomCoverage = v
+                case "retrieval": retrieval = v
+                case "dense": dense = v
+                case "denied": denied = v
+                case "prior": prior = v
+                default: throw WeightsError.bad(String(pair))
+                }
+            }
+        }
+
+        public enum WeightsError: Error, CustomStringConvertible {
+            case bad(String)
+            public var description: String {
+                if case .bad(let s) = self { return "bad weight '\(s)': use name=value with threshold, explained, keyCoverage, symptomCoverage, retrieval, dense, denied or prior" }
+                return ""
+            }
+        }
+    }
+
     public let name = "complete"
     public let model: SymptomModel
-    /// Similarity at which a clause counts as expressing a symptom phrase.
-    public var threshold: Float = 0.62
+    public var weights: Weights
+    var threshold: Float { weights.threshold }
 
-    public init(model: SymptomModel) { self.model = model }
+    public init(model: SymptomModel, weights: Weights = Weights()) { self.model = model; self.weights = weights }
 
     public func rank(_ input: AnalysisInput) -> [RankedCondition] {
         let f = input.findings
@@ -44,6 +95,7 @@ public struct CompleteAnalyzer: Analyzer {
             }
         }
         let positiveCount = max(1, clauses.filter { !$0.negated }.count)
+        let topDense = input.dense.values.max() ?? 0
         return profiles.enumerated().compactMap { ci, p -> RankedCondition? in
             var matched: [String] = [], missing: [String] = [], contradicted: [String] = []
             var keyTotal = 0.0, keyHit = 0.0, weightHit = 0.0, weightTotal = 0.0, denied = 0.0
@@ -65,9 +117,11 @@ public struct CompleteAnalyzer: Analyzer {
             let explained = Double(clauseBest[ci].reduce(0, +)) / Double(positiveCount)
             let keyCoverage = keyTotal > 0 ? keyHit / keyTotal : 0
             let retrieval = input.retrieval[p.path] ?? 0
-            guard !matched.isEmpty || retrieval > 0.2 else { return nil }
-            let score = 1.0 * explained + 0.3 * keyCoverage + 0.15 * (weightTotal > 0 ? weightHit / weightTotal : 0)
-                + 0.35 * retrieval - 0.5 * denied + p.prior(for: f)
+            let dense = (input.dense[p.path] ?? topDense) - topDense
+            guard !matched.isEmpty || retrieval > 0.2 || dense > -0.05 else { return nil }
+            let w = weights
+            let score = w.explained * explained + w.keyCoverage * keyCoverage + w.symptomCoverage * (weightTotal > 0 ? weightHit / weightTotal : 0)
+                + w.retrieval * retrieval + w.dense * dense - w.denied * denied + w.prior * p.prior(for: f)
             return RankedCondition(profile: p, score: score, keyCoverage: keyCoverage, matched: matched, missing: missing, contradicted: contradicted)
         }.sorted { $0.score > $1.score }
     }

@@ -119,6 +119,14 @@ enum SafetyRules {
                    all: [#"bark|croup|stridor|noisy breathing|whistl"#], extra: { ($0.ageYears ?? 99) < 12 }),
         SafetyRule(flag: "cannot keep fluids down", level: .urgent,
                    all: [#"(can'?t|cannot|unable to|not able to) keep (any )?(water|fluids?|drinks?|anything) down|fewer wet (nappies|diapers)|not (peed|weed|urinated) (much|for)|lighthead.{0,20}stand|dizzy when (i )?stand"#]),
+        SafetyRule(flag: "a gaping wound that may need closing", level: .urgent,
+                   all: [#"gap(ing|es|ed)?|wide open|won'?t (close|stay closed)|edges (are |won'?t |do not |don'?t )?(apart|open|come together|meet)|(need|needs|might need|may need) (stitches|sutures|glue)|deep cut|cut .{0,20}deep|can see (fat|bone|tendon)"#]),
+        // A suddenly hot, red, swollen joint is gout at best and a joint infection at worst: same day.
+        SafetyRule(flag: "a hot, swollen joint", level: .urgent,
+                   all: [#"(toe|knee|ankle|wrist|elbow|shoulder|hip|joint|finger)"#, #"\bhot\b|warm to (the )?touch"#, #"swoll|swell"#]),
+        // Grinding, hammering or drilling can drive a fragment into the eye without much pain at first.
+        SafetyRule(flag: "possible fragment in or through the eye (high-speed injury)", level: .urgent,
+                   all: [#"(metal|glass|wood|stone|chip|fragment|splinter|shard|something).{0,40}(flew|went|got|hit|stuck|lodged).{0,20}eye|(grind|grinding|hammer|hammering|drill|drilling|chisel|strimm|mowing).{0,60}eye|eye.{0,60}(grind|grinding|hammer|hammering|drill|drilling|chisel)"#]),
         SafetyRule(flag: "painful red eye", level: .urgent,
                    all: [#"eye"#, #"pain|hurts|sore|light sensitiv|sensitive to light|blurr"#, #"red|contact lens|light"#]),
         SafetyRule(flag: "asthma not settling with the reliever inhaler", level: .urgent,

@@ -27,8 +27,13 @@ struct AnswerComposer: Sendable {
         let results = try index.retriever.search(text: findings.keywordQuery, vector: queryVector, k: 60, mode: queryVector == nil ? .bm25 : .hybrid)
         let table = index.retriever.index.table
         let tRetrieved = Date()
+        var dense: [String: Double] = [:]
+        if let queryVector {
+            let best = index.retriever.index.bestScorePerDocument(queryVector)
+            for (i, d) in table.documents.enumerated() where d.kind == "condition" { dense[d.path] = Double(best[i]) }
+        }
         let input = AnalysisInput(findings: findings, profiles: index.profiles, retrieval: retrievalStrength(results, table: table),
-                                  clauseVectors: clauseVectors)
+                                  clauseVectors: clauseVectors, dense: dense)
         let ranked = Array(analyzer.rank(input).prefix(10))
         var flags = detector.detect(findings, candidates: ranked.prefix(5).map(\.profile))
         // Words of suicide or self-harm phrased in ways no rule anticipated still reach the
