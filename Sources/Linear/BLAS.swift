@@ -46,8 +46,17 @@ public enum BLAS {
         c: UnsafeMutablePointer<Float>, ldc: Int
     ) {
         let chunk = ((n + max(1, parts) - 1) / max(1, parts) + 15) / 16 * 16
+        // A few rows: our unpacked kernel (accumulates into C, so beta must be 1).
+        let small = m <= SmallGemm.maxRows && k % 8 == 0 && beta == 1
+        @Sendable func multiply(_ lo: Int, _ hi: Int, _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ c: UnsafeMutablePointer<Float>) {
+            if small {
+                SmallGemm.accumulate(m: m, n: hi - lo, k: k, a: a, lda: lda, b: b + lo * ldb, ldb: ldb, c: c + lo, ldc: ldc)
+            } else {
+                gemm(transB: true, m: m, n: hi - lo, k: k, a: a, lda: lda, b: b + lo * ldb, ldb: ldb, beta: beta, c: c + lo, ldc: ldc)
+            }
+        }
         guard parts > 1, chunk < n else {
-            gemm(transB: true, m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, beta: beta, c: c, ldc: ldc)
+            multiply(0, n, a, b, c)
             return
         }
         // Addresses cross into the worker closures as integers: each worker writes a disjoint
@@ -55,9 +64,7 @@ public enum BLAS {
         let (ap, bp, cp) = (Int(bitPattern: a), Int(bitPattern: b), Int(bitPattern: c))
         _ = Parallel.map((n + chunk - 1) / chunk) { part -> Int in
             let lo = part * chunk, hi = min(n, lo + chunk)
-            gemm(transB: true, m: m, n: hi - lo, k: k, a: UnsafePointer(bitPattern: ap)!, lda: lda,
-                 b: UnsafePointer<Float>(bitPattern: bp)! + lo * ldb, ldb: ldb, beta: beta,
-                 c: UnsafeMutablePointer<Float>(bitPattern: cp)! + lo, ldc: ldc)
+            multiply(lo, hi, UnsafePointer(bitPattern: ap)!, UnsafePointer<Float>(bitPattern: bp)!, UnsafeMutablePointer<Float>(bitPattern: cp)!)
             return hi - lo
         }
     }

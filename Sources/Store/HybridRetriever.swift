@@ -31,7 +31,12 @@ public struct HybridRetriever: Sendable {
         let depth = max(k, candidates)
         var dense: [ExactVectorIndex.Hit] = []
         var keyword: [(chunkID: Int64, score: Double)] = []
-        if mode != .bm25, let vector { dense = index.search(vector, k: mode == .dense ? k : depth, filter: filter) }
+        if mode != .bm25, let vector {
+            // Small indexes: one fp32 gemv is exact and cheaper than the int8 scan plus re-scoring
+            // of its shortlist; the compressed scan pays off once the fp32 scan is memory-bound.
+            let precision: ExactVectorIndex.Precision = index.count < 20_000 ? .fp32 : .int8
+            dense = index.search(vector, k: mode == .dense ? k : depth, filter: filter, precision: precision)
+        }
         if mode != .dense { keyword = try store.keywordSearch(text, limit: mode == .bm25 ? k : depth, filter: filter) }
         switch mode {
         case .dense:

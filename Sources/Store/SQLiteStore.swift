@@ -215,7 +215,7 @@ public final class SQLiteStore: Sendable {
     /// BM25 over chunk text and headings. Lower bm25() is better in SQLite; scores are returned
     /// negated so that higher is better everywhere in this package.
     public func keywordSearch(_ query: String, limit: Int, filter: SearchFilter = SearchFilter()) throws -> [(chunkID: Int64, score: Double)] {
-        guard let pattern = FTS5Pattern(matchingAnyTokenIn: query), limit > 0 else { return [] }
+        guard let pattern = Self.anyTokenPattern(query), limit > 0 else { return [] }
         var sql = """
             SELECT c.id, bm25(chunks_fts) AS score FROM chunks_fts
             JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.documentId
@@ -233,6 +233,16 @@ public final class SQLiteStore: Sendable {
         return try read { db in
             try Row.fetchAll(db, sql: sql, arguments: arguments).map { ($0[0] as Int64, -($0[1] as Double)) }
         }
+    }
+
+    /// `"tok1" OR "tok2" …` over the query's words (letters and digits), each quoted so FTS5
+    /// syntax in user text is inert; the table's own tokenizer (porter unicode61) then stems them.
+    /// Built by hand because GRDB's `FTS5Pattern(matchingAnyTokenIn:)` opens a throwaway in-memory
+    /// database per call, which cost more than the search itself.
+    static func anyTokenPattern(_ query: String) -> String? {
+        var seen = Set<String>()
+        let tokens = query.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init).filter { seen.insert($0).inserted }
+        return tokens.isEmpty ? nil : tokens.prefix(64).map { "\"\($0)\"" }.joined(separator: " OR ")
     }
 
     /// Chunks with their documents, by id.

@@ -24,9 +24,13 @@ public struct AnalysisInput: Sendable {
     /// Cosine of the whole question with each condition's closest passage, by condition path
     /// (every condition, not only those retrieval surfaced); empty without an embedder.
     public var dense: [String: Double] = [:]
+    /// Symptom stem → profile indexes (see `IndexResources.lexicon`); nil = test every profile.
+    public var lexicon: [String: [Int]]?
 
-    public init(findings: Findings, profiles: [ConditionProfile], retrieval: [String: Double], clauseVectors: Matrix?, dense: [String: Double] = [:]) {
-        self.findings = findings; self.profiles = profiles; self.retrieval = retrieval; self.clauseVectors = clauseVectors; self.dense = dense
+    public init(findings: Findings, profiles: [ConditionProfile], retrieval: [String: Double], clauseVectors: Matrix?,
+                dense: [String: Double] = [:], lexicon: [String: [Int]]? = nil) {
+        self.findings = findings; self.profiles = profiles; self.retrieval = retrieval; self.clauseVectors = clauseVectors
+        self.dense = dense; self.lexicon = lexicon
     }
 }
 

@@ -19,12 +19,12 @@ public struct FindingsParser: Sendable {
         var f = Findings(text: raw, clauses: clauses(lower))
         f.ageYears = age(lower)
         f.sex = sex(lower)
-        f.pregnant = lower.range(of: #"\b(pregnan(t|cy)|weeks? along|expecting a baby|trimester)\b"#, options: .regularExpression) != nil
-            && lower.range(of: #"\b(not|never been) pregnant\b"#, options: .regularExpression) == nil
+        f.pregnant = lower.regexRange(#"\b(pregnan(t|cy)|weeks? along|expecting a baby|trimester)\b"#) != nil
+            && lower.regexRange(#"\b(not|never been) pregnant\b"#) == nil
         if f.pregnant { f.sex = .female }
         f.durationDays = duration(lower)
-        f.suddenOnset = lower.range(of: #"\b(sudden(ly)?|abrupt(ly)?|out of nowhere|came on (fast|quickly)|all of a sudden|thunderclap)\b"#, options: .regularExpression) != nil
-        f.severe = lower.range(of: #"\b(worst|severe|severely|excruciating|unbearable|agonising|agonizing|crushing|10/10|ten out of ten)\b"#, options: .regularExpression) != nil
+        f.suddenOnset = lower.regexRange(#"\b(sudden(ly)?|abrupt(ly)?|out of nowhere|came on (fast|quickly)|all of a sudden|thunderclap)\b"#) != nil
+        f.severe = lower.regexRange(#"\b(worst|severe|severely|excruciating|unbearable|agonising|agonizing|crushing|10/10|ten out of ten)\b"#) != nil
         f.vitals = vitals(lower)
         f.history = history(lower)
         return f
@@ -60,7 +60,7 @@ public struct FindingsParser: Sendable {
         var best: Range<String.Index>?
         for cue in Self.negationCues {
             let pattern = "\\b" + NSRegularExpression.escapedPattern(for: cue) + "\\b"
-            if let r = clause.range(of: pattern, options: .regularExpression),
+            if let r = clause.regexRange(pattern),
                best == nil || r.lowerBound < best!.lowerBound || (r.lowerBound == best!.lowerBound && r.upperBound > best!.upperBound) {
                 // "no longer", "not sure", "not only", "never mind" are not negations of a symptom.
                 let tail = clause[r.upperBound...].trimmingCharacters(in: .whitespaces)
@@ -99,19 +99,19 @@ public struct FindingsParser: Sendable {
                 if years < 120 { return years }
             }
         }
-        if t.range(of: #"\b(newborn|new born|neonate)\b"#, options: .regularExpression) != nil { return 0.05 }
-        if t.range(of: #"\b(baby|infant)\b"#, options: .regularExpression) != nil { return 0.5 }
-        if t.range(of: #"\btoddler\b"#, options: .regularExpression) != nil { return 2 }
-        if t.range(of: #"\b(teen|teenager)\b"#, options: .regularExpression) != nil { return 15 }
-        if t.range(of: #"\b(elderly|my (grand)?(mum|mom|mother|dad|father|grandma|grandpa|grandmother|grandfather) is (in her|in his) (70|80|90)s)\b"#, options: .regularExpression) != nil { return 78 }
+        if t.regexRange(#"\b(newborn|new born|neonate)\b"#) != nil { return 0.05 }
+        if t.regexRange(#"\b(baby|infant)\b"#) != nil { return 0.5 }
+        if t.regexRange(#"\btoddler\b"#) != nil { return 2 }
+        if t.regexRange(#"\b(teen|teenager)\b"#) != nil { return 15 }
+        if t.regexRange(#"\b(elderly|my (grand)?(mum|mom|mother|dad|father|grandma|grandpa|grandmother|grandfather) is (in her|in his) (70|80|90)s)\b"#) != nil { return 78 }
         return nil
     }
 
     func sex(_ t: String) -> Findings.Sex? {
         let female = #"\b(female|woman|women|girl|lady|she|her|wife|daughter|mother|mum|mom|grandmother|grandma)\b|\bmy period"#
         let male = #"\b(male|man|men|boy|gentleman|he|his|him|husband|son|father|dad|grandfather|grandpa)\b|\btesticle|\bscrotum|\bpenis"#
-        let fi = t.range(of: female, options: .regularExpression)?.lowerBound
-        let mi = t.range(of: male, options: .regularExpression)?.lowerBound
+        let fi = t.regexRange(female)?.lowerBound
+        let mi = t.regexRange(male)?.lowerBound
         switch (fi, mi) {
         case let (a?, b?): return a < b ? .female : .male
         case (_?, nil): return .female
@@ -126,18 +126,18 @@ public struct FindingsParser: Sendable {
         let units: [String: Double] = ["minute": 1.0 / 1440, "hour": 1.0 / 24, "day": 1, "night": 1, "week": 7, "month": 30, "year": 365]
         let numberWords = Self.wordNumbers.keys.sorted { $0.count > $1.count }.joined(separator: "|")
         let pattern = #"(?:for|past|last|about|over|since)?\s*(?:the\s+)?(\d+(?:\.\d+)?|"# + numberWords + #")\s*(minute|hour|day|night|week|month|year)s?"#
-        if let re = try? NSRegularExpression(pattern: pattern), let m = re.firstMatch(in: t, range: NSRange(t.startIndex..., in: t)),
+        if let m = CompiledPatterns.shared.regex(pattern).firstMatch(in: t, range: NSRange(t.startIndex..., in: t)),
            let qr = Range(m.range(at: 1), in: t), let ur = Range(m.range(at: 2), in: t) {
             let q = Double(t[qr]) ?? Self.wordNumbers[String(t[qr])] ?? 1
             return q * (units[String(t[ur])] ?? 1)
         }
-        if t.range(of: #"\b(for|over|past|the past|last) (a few |several |many )?(weeks|fortnight)"#, options: .regularExpression) != nil { return 14 }
-        if t.range(of: #"\b(for|over) (the )?(last|past) month\b|\bfor a month\b"#, options: .regularExpression) != nil { return 30 }
-        if t.range(of: #"\b(for|over|past|the past|last) (a few |several |many )?months"#, options: .regularExpression) != nil { return 60 }
-        if t.range(of: #"\b(for|over|past|the past|last) (a |the past )?(year|years)"#, options: .regularExpression) != nil { return 365 }
+        if t.regexRange(#"\b(for|over|past|the past|last) (a few |several |many )?(weeks|fortnight)"#) != nil { return 14 }
+        if t.regexRange(#"\b(for|over) (the )?(last|past) month\b|\bfor a month\b"#) != nil { return 30 }
+        if t.regexRange(#"\b(for|over|past|the past|last) (a few |several |many )?months"#) != nil { return 60 }
+        if t.regexRange(#"\b(for|over|past|the past|last) (a |the past )?(year|years)"#) != nil { return 365 }
         if t.contains("since yesterday") || t.contains("last night") || t.contains("this morning") { return 1 }
-        if t.range(of: #"since (monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend)"#, options: .regularExpression) != nil { return 3 }
-        if t.range(of: #"\b(for|past) (a|one) (week|fortnight)\b"#, options: .regularExpression) != nil { return 7 }
+        if t.regexRange(#"since (monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend)"#) != nil { return 3 }
+        if t.regexRange(#"\b(for|past) (a|one) (week|fortnight)\b"#) != nil { return 7 }
         return nil
     }
 
@@ -185,7 +185,7 @@ public struct FindingsParser: Sendable {
     ]
 
     func history(_ t: String) -> [String] {
-        Self.historyTerms.compactMap { t.range(of: $0.0, options: .regularExpression) != nil ? $0.1 : nil }
+        Self.historyTerms.compactMap { t.regexRange($0.0) != nil ? $0.1 : nil }
     }
 
     // MARK: regex helpers
@@ -193,8 +193,7 @@ public struct FindingsParser: Sendable {
     func firstMatch(_ pattern: String, in t: String) -> String? { firstMatches(pattern, in: t)?.first }
 
     func firstMatches(_ pattern: String, in t: String) -> [String]? {
-        guard let re = try? NSRegularExpression(pattern: pattern),
-              let m = re.firstMatch(in: t, range: NSRange(t.startIndex..., in: t)) else { return nil }
+        guard let m = CompiledPatterns.shared.regex(pattern).firstMatch(in: t, range: NSRange(t.startIndex..., in: t)) else { return nil }
         return (1..<m.numberOfRanges).map { i in Range(m.range(at: i), in: t).map { String(t[$0]) } ?? "" }
     }
 }

@@ -8,11 +8,18 @@ public struct LiteAnalyzer: Analyzer {
         let positive = input.findings.positive.map { Set(TextMatch.stems($0)) }
         let negative = input.findings.negative.map { Set(TextMatch.stems($0)) }
         let joined = Set(positive.flatMap { $0 })
-        return input.profiles.compactMap { p -> RankedCondition? in
+        // Only profiles sharing a word with the question can match lexically; the rest need
+        // retrieval evidence to be ranked at all.
+        let lexical: Set<Int>? = input.lexicon.map { lexicon in
+            Set(joined.union(negative.flatMap { $0 }).flatMap { lexicon[$0] ?? [] })
+        }
+        return input.profiles.enumerated().compactMap { index, p -> RankedCondition? in
             let r = input.retrieval[p.path] ?? 0
-            var (matched, contradicted) = LexicalEvidence.match(p, positive: positive, negative: negative)
+            let canMatch = lexical?.contains(index) ?? true
+            guard r > 0 || canMatch else { return nil }
+            var (matched, contradicted) = canMatch ? LexicalEvidence.match(p, positive: positive, negative: negative) : ([], [])
             // Across clauses too: "neck … stiff" split by punctuation still counts.
-            for (i, s) in p.symptoms.enumerated() where !matched.contains(i) && s.matches(joined) {
+            for (i, s) in p.symptoms.enumerated() where canMatch && !matched.contains(i) && s.matches(joined) {
                 matched.insert(i)
                 contradicted.remove(i)
             }

@@ -67,7 +67,7 @@ struct RedFlagDetector: Sendable {
             if s < 90 { hits.append(Hit(flag: "low blood pressure \(shown)", clause: shown, level: .emergency, crisis: false)) }
             else if s >= 180 || d >= 120 {
                 // Very high pressure with symptoms of organ damage is an emergency; alone it needs same-day care.
-                let symptomatic = f.positive.contains { $0.range(of: #"headache|chest|breath|vision|confus|weak|numb"#, options: .regularExpression) != nil }
+                let symptomatic = f.positive.contains { $0.regexRange(#"headache|chest|breath|vision|confus|weak|numb"#) != nil }
                 hits.append(Hit(flag: "very high blood pressure \(shown)", clause: shown, level: symptomatic ? .emergency : .urgent, crisis: false))
             }
         }
@@ -89,5 +89,15 @@ final class CompiledPatterns: @unchecked Sendable {
         let r = try! NSRegularExpression(pattern: pattern)
         cache[pattern] = r
         return r
+    }
+}
+
+extension String {
+    /// The first match of a regular expression, compiled once per pattern (compiling an ICU regex
+    /// costs more than running it, and these patterns run on every question).
+    func regexRange(_ pattern: String) -> Range<String.Index>? {
+        let regex = CompiledPatterns.shared.regex(pattern)
+        guard let m = regex.firstMatch(in: self, range: NSRange(startIndex..., in: self)) else { return nil }
+        return Range(m.range, in: self)
     }
 }

@@ -27,7 +27,7 @@ enum SafetyRules {
         SafetyRule(flag: "chest pain with warning features", level: .emergency,
                    all: [chestPain], extra: { f in
                        f.severe || f.suddenOnset || (f.ageYears ?? 0) >= 40 || f.history.contains("heart disease") || f.history.contains("diabetes")
-                           || f.positive.contains { $0.range(of: #"arm|jaw|back|sweat|clammy|diaphore|breath|nause|sick|faint|dizz|radiat|spread|crush|squeez|pressure|heav"#, options: .regularExpression) != nil }
+                           || f.positive.contains { $0.regexRange(#"arm|jaw|back|sweat|clammy|diaphore|breath|nause|sick|faint|dizz|radiat|spread|crush|squeez|pressure|heav"#) != nil }
                    }),
         SafetyRule(flag: "severe difficulty breathing", level: .emergency,
                    all: [#"can'?t breathe|cannot breathe|can not breathe|unable to breathe|struggling to breathe|struggling for breath|gasping|fighting for (breath|air)|stopped breathing|not breathing|(lips?|face|skin|fingers?)( \w+){0,2} (blue|grey|gray)|can'?t get (enough )?air|not getting enough air|drool.{0,40}(breath|swallow|sitting forward|leaning forward)|(can'?t|cannot|unable to) swallow.{0,40}(breath|drool)|(noisy|high[- ]pitched) breathing (even )?at rest|blue lips|turning blue|choking|can'?t (speak|talk|finish)( in)?( full)? sentences|too breathless to (speak|talk)|severe (shortness of breath|breathlessness|difficulty breathing|trouble breathing)|ribs? (sucking|pulling) in|(only|barely) (get|say|speak|manage)( out)? (a few|one|two|three|\d+|a couple of) words|(breathless|short of breath|can'?t catch my breath|out of breath).{0,20}(at rest|sitting (still|down)|lying down|resting|even sitting)"#]),
@@ -59,8 +59,8 @@ enum SafetyRules {
         SafetyRule(flag: "vomiting or coughing up blood, or black stools", level: .emergency,
                    all: [#"(vomit|throw|threw|throwing|puk|sick).{0,20}blood|blood.{0,12}(in|when i) (vomit|sick)|coffee[- ]grounds?|cough(ing|ed)? (up )?(a lot of |lots of )?blood|black,? (tarry|sticky|tar)|tarry (stool|poo)|black (stool|poo|poop)s?\b"#],
                    // Iron tablets and bismuth turn stools black harmlessly.
-                   extra: { f in f.text.lowercased().range(of: #"\biron\b|bismuth|pepto"#, options: .regularExpression) == nil
-                       || f.positive.contains { $0.range(of: #"vomit|dizz|faint|sticky|tarry|blood"#, options: .regularExpression) != nil } }),
+                   extra: { f in f.text.lowercased().regexRange(#"\biron\b|bismuth|pepto"#) == nil
+                       || f.positive.contains { $0.regexRange(#"vomit|dizz|faint|sticky|tarry|blood"#) != nil } }),
         SafetyRule(flag: "heavy bleeding", level: .emergency,
                    all: [#"(bleed|nosebleed|nose bleed|blood).{0,25}(pouring|gushing|spurting|won'?t stop|not stopping|will not stop|for (over |more than )?([2-9]\d|\d{3}) min)|bleeding (heavily|a lot|badly|profusely|won'?t stop|that won'?t stop|will not stop|doesn'?t stop|does not stop|non[- ]stop)|heavy bleeding|won'?t stop bleeding|soak(ing|ed)? (through )?(a |one )?(pad|tampon)s? (an|every|each|in an) hour|blood (is )?(spurting|pouring|gushing)|losing a lot of blood"#]),
         SafetyRule(flag: "severe abdominal pain", level: .emergency,
@@ -119,6 +119,10 @@ enum SafetyRules {
                    all: [#"bark|croup|stridor|noisy breathing|whistl"#], extra: { ($0.ageYears ?? 99) < 12 }),
         SafetyRule(flag: "cannot keep fluids down", level: .urgent,
                    all: [#"(can'?t|cannot|unable to|not able to) keep (any )?(water|fluids?|drinks?|anything) down|fewer wet (nappies|diapers)|not (peed|weed|urinated) (much|for)|lighthead.{0,20}stand|dizzy when (i )?stand"#]),
+        SafetyRule(flag: "new floaters or flashing lights (possible retinal tear)", level: .urgent,
+                   all: [#"floater|flash(es|ing)? (of )?light|lights? flash|sparkl.{0,20}(eye|vision)"#]),
+        SafetyRule(flag: "fever with pain on breathing in (possible pneumonia or pleurisy)", level: .urgent,
+                   all: [fever, #"(pain|hurts?|stab|sharp).{0,40}(breath(e|ing)? in|deep breath|inhal)|(breath(e|ing)? in|deep breath|inhal).{0,40}(pain|hurts?|stab|sharp)|pleuri"#]),
         SafetyRule(flag: "a gaping wound that may need closing", level: .urgent,
                    all: [#"gap(ing|es|ed)?|wide open|won'?t (close|stay closed)|edges (are |won'?t |do not |don'?t )?(apart|open|come together|meet)|(need|needs|might need|may need) (stitches|sutures|glue)|deep cut|cut .{0,20}deep|can see (fat|bone|tendon)"#]),
         // A suddenly hot, red, swollen joint is gout at best and a joint infection at worst: same day.

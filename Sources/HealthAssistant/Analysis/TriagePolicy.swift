@@ -55,7 +55,7 @@ struct TriagePolicy: Sendable {
             reason += " With \(h), a check with your doctor is wiser than self-care alone."
         }
         let lower = f.text.lowercased()
-        if level == .selfCare, lower.range(of: #"mole|lump|getting bigger|growing|changed colou?r|blood (on|in) (the )?(toilet|stool|poo|urine|pee)|not working|isn'?t working|aren'?t working|keeps coming back|keeps (flaring|happening|returning)|even with|despite (using|taking|treatment)|only help(s)? a (bit|little)|for (weeks|months)|unexplained weight loss"#, options: .regularExpression) != nil {
+        if level == .selfCare, lower.regexRange(#"mole|lump|getting bigger|growing|changed colou?r|blood (on|in) (the )?(toilet|stool|poo|urine|pee)|not working|isn'?t working|aren'?t working|keeps coming back|keeps (flaring|happening|returning)|even with|despite (using|taking|treatment)|only help(s)? a (bit|little)|for (weeks|months)|unexplained weight loss"#) != nil {
             level = .routine
             reason += " Changes like this should be checked by a doctor."
         }

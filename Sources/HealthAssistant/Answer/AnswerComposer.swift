@@ -33,7 +33,7 @@ struct AnswerComposer: Sendable {
             for (i, d) in table.documents.enumerated() where d.kind == "condition" { dense[d.path] = Double(best[i]) }
         }
         let input = AnalysisInput(findings: findings, profiles: index.profiles, retrieval: retrievalStrength(results, table: table),
-                                  clauseVectors: clauseVectors, dense: dense)
+                                  clauseVectors: clauseVectors, dense: dense, lexicon: index.lexicon)
         let ranked = Array(analyzer.rank(input).prefix(10))
         var flags = detector.detect(findings, candidates: ranked.prefix(5).map(\.profile))
         // Words of suicide or self-harm phrased in ways no rule anticipated still reach the
