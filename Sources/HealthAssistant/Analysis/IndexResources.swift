@@ -10,6 +10,8 @@ public struct IndexResources: Sendable {
     /// Symptom stem → indexes of the profiles whose symptoms use it: a question's words find the
     /// few conditions that can match lexically without testing all of them.
     public let lexicon: [String: [Int]]
+    /// Advice sentences per condition, filled as answers need them.
+    let adviceMemo = AdviceMemo()
 
     public static func load(store: SQLiteStore) throws -> IndexResources {
         let index = ExactVectorIndex(table: try store.loadVectorTable())

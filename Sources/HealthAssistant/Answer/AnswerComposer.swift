@@ -70,7 +70,7 @@ struct AnswerComposer: Sendable {
             triage: .init(level: triage.level, reason: triage.reason),
             conditions: conditions,
             redFlags: flags.map { .init(flag: $0.flag, clause: $0.clause, condition: $0.condition) },
-            advice: advice(level: triage.level, top: shown.first?.profile, crisis: crisis, store: store),
+            advice: advice(level: triage.level, top: shown.first?.profile, crisis: crisis, store: store, memo: index.adviceMemo),
             citations: citations,
             model: .init(name: analyzer.name, reason: decision.reason),
             timings: [
@@ -126,17 +126,35 @@ struct AnswerComposer: Sendable {
         }
     }
 
-    func advice(level: TriageLevel, top: ConditionProfile?, crisis: Bool, store: SQLiteStore) -> [String] {
+    func advice(level: TriageLevel, top: ConditionProfile?, crisis: Bool, store: SQLiteStore, memo: AdviceMemo) -> [String] {
         var out = [level.meaning]
         if crisis { out.append("You do not have to face this alone: talk to someone now — call or text 988 (US) or Samaritans on 116 123 (UK).") }
         guard let top, !crisis else { return out }
-        let sections = (try? store.chunks(documentPath: top.path)) ?? []
-        func firstSentences(_ heading: String, _ n: Int) -> String? {
-            guard let c = sections.first(where: { $0.headingPath.hasSuffix(heading) }) else { return nil }
-            return Chunker.sentences(c.text).prefix(n).joined(separator: " ").replacingOccurrences(of: "**", with: "")
+        let sections = memo.sections(for: top.path) {
+            let chunks = (try? store.chunks(documentPath: top.path)) ?? []
+            func firstSentences(_ heading: String, _ n: Int) -> String? {
+                guard let c = chunks.first(where: { $0.headingPath.hasSuffix(heading) }) else { return nil }
+                return Chunker.sentences(c.text).prefix(n).joined(separator: " ").replacingOccurrences(of: "**", with: "")
+            }
+            return (firstSentences("When to get help", 2), firstSentences("Self-care", 2))
         }
-        if let help = firstSentences("When to get help", 2) { out.append(help) }
-        if level <= .routine, let care = firstSentences("Self-care", 2) { out.append(care) }
+        if let help = sections.help { out.append(help) }
+        if level <= .routine, let care = sections.selfCare { out.append(care) }
         return out
+    }
+}
+
+/// The advice sentences of each condition, read from the index once: they depend only on the
+/// corpus, and every answer led by that condition repeats them.
+final class AdviceMemo: @unchecked Sendable {
+    // All access goes through `lock`.
+    private let lock = NSLock()
+    private var byPath: [String: (help: String?, selfCare: String?)] = [:]
+
+    func sections(for path: String, _ read: () -> (String?, String?)) -> (help: String?, selfCare: String?) {
+        if let hit = lock.withLock({ byPath[path] }) { return hit }
+        let value = read()
+        lock.withLock { byPath[path] = value }
+        return value
     }
 }
