@@ -29,8 +29,17 @@ for body in lite complete; do
     "$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "${!body}")" > "$tmp/$body.lua"
 done
 
+# wrk hangs up with requests still queued in the server; let them finish so each cell starts idle.
+drain() {
+  for _ in $(seq 1 300); do
+    [ "$(metric health_queue_depth)" = "0" ] && [ "$(metric health_in_flight)" = "0" ] && return
+    sleep 0.1
+  done
+}
+
 run() { # name connections seconds -> one table row
   local name=$1 conns=$2 secs=$3
+  drain
   local threads=$(( conns < 2 ? 1 : 2 ))
   local before_lite before_bm25
   before_lite=$(metric 'health_degraded_total{to="lite"}'); before_bm25=$(metric 'health_degraded_total{to="bm25-only"}')
@@ -54,6 +63,7 @@ for name in lite complete; do
   for c in 1 8 64; do run "$name" "$c" "$cell"; done
 done
 echo
+drain
 start_rss=$(rss)
 echo "long run: ${long}s, 64 connections, Lite question (RSS before ${start_rss} MiB)"
 ( for i in $(seq 1 $((long / 5))); do sleep 5; echo "  t=$((i * 5))s RSS $(rss) MiB"; done ) &
