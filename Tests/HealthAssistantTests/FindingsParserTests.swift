@@ -20,6 +20,23 @@ struct FindingsParserTests {
         #expect(!f.positive.contains(negated))
     }
 
+    @Test func negatedListsRunAcrossCommasOnlyWhenTheyEndInOr() {
+        #expect(parser.parse("no fever, cough or rash").negative == ["fever", "cough", "rash"])
+        #expect(parser.parse("denies fever, chills, or night sweats").negative == ["fever", "chills", "night sweats"])
+        let mixed = parser.parse("no fever, headache for 3 days")
+        #expect(mixed.negative == ["fever"])
+        #expect(mixed.positive == ["headache for 3 days"])
+    }
+
+    @Test func aNewPredicateEndsTheNegation() {
+        // The fever is present: "has" starts a new statement after the negated "feeding".
+        let f = parser.parse("my 2 month old baby is floppy, not feeding and has a fever")
+        #expect(f.negative == ["feeding"])
+        #expect(f.positive.contains("has a fever"))
+        #expect(f.durationDays == nil, "an age is not a duration")
+        #expect(parser.parse("no fever and my neck is stiff").positive == ["my neck is stiff"])
+    }
+
     @Test func notANegation() {
         #expect(parser.parse("the pain is no longer in my back but in my chest").negative.isEmpty)
     }

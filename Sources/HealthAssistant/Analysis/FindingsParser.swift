@@ -34,25 +34,71 @@ public struct FindingsParser: Sendable {
 
     func clauses(_ text: String) -> [Findings.Clause] {
         var out: [Findings.Clause] = []
-        // Sentence and clause punctuation first; "but", "although", "however" also start a new clause.
-        let pieces = text.components(separatedBy: CharacterSet(charactersIn: ".;!?,()\n"))
-            .flatMap { $0.components(separatedBy: " but ") }
-            .flatMap { $0.components(separatedBy: " however ") }
-            .flatMap { $0.components(separatedBy: " although ") }
-            .flatMap { $0.components(separatedBy: " though ") }
-        for piece in pieces {
-            let p = piece.trimmingCharacters(in: .whitespaces)
-            guard !p.isEmpty else { continue }
-            if let cue = negationStart(p) {
-                let before = String(p[p.startIndex..<cue.lowerBound]).trimmingCharacters(in: .whitespaces)
-                let after = String(p[cue.upperBound...]).trimmingCharacters(in: .whitespaces)
-                for part in splitList(before) { out.append(.init(text: part, negated: false)) }
-                for part in splitList(after) { out.append(.init(text: part, negated: true)) }
-            } else {
-                for part in splitList(p) { out.append(.init(text: part, negated: false)) }
+        // Sentences first, then commas and brackets; "but", "although", "however" start afresh.
+        for sentence in text.components(separatedBy: CharacterSet(charactersIn: ".;!?\n")) {
+            let pieces = sentence.components(separatedBy: CharacterSet(charactersIn: ",()"))
+                .flatMap { $0.components(separatedBy: " but ") }
+                .flatMap { $0.components(separatedBy: " however ") }
+                .flatMap { $0.components(separatedBy: " although ") }
+                .flatMap { $0.components(separatedBy: " though ") }
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            var negatedList = false
+            for (i, piece) in pieces.enumerated() {
+                // "no fever, chills, or night sweats": a negated list runs across commas when it
+                // ends in "or"/"nor" — "no fever, headache for 3 days" keeps the headache.
+                if negatedList, negationStart(piece) == nil, !startsNewPredicate(piece), Self.closesNegatedList(pieces[i...]) {
+                    for part in splitList(piece) { out.append(.init(text: part.replacingOccurrences(of: "^(or|nor) ", with: "", options: .regularExpression), negated: true)) }
+                    continue
+                }
+                let start = out.count
+                appendClauses(piece, to: &out)
+                negatedList = out.count > start && out.last!.negated
             }
         }
         return out.filter { !$0.text.isEmpty && $0.text.rangeOfCharacter(from: .letters) != nil }
+    }
+
+    /// Whether these comma pieces, read from the first, reach an "or"/"nor" item before anything
+    /// that starts a new predicate.
+    static func closesNegatedList(_ pieces: ArraySlice<String>) -> Bool {
+        for piece in pieces {
+            let lower = piece.lowercased()
+            if lower.hasPrefix("or ") || lower.hasPrefix("nor ") || lower.contains(" or ") || lower.contains(" nor ") { return true }
+            if let first = lower.split(separator: " ").first, predicateStarts.contains(String(first)) { return false }
+        }
+        return false
+    }
+
+    /// A negation covers the list after its cue ("no fever, cough or rash") but stops where a new
+    /// predicate starts ("not feeding and has a fever": the fever is present); the rest is read
+    /// afresh, so it may carry a negation of its own.
+    func appendClauses(_ piece: String, to out: inout [Findings.Clause]) {
+        let p = piece.trimmingCharacters(in: .whitespaces)
+        guard !p.isEmpty else { return }
+        guard let cue = negationStart(p) else {
+            for part in splitList(p) { out.append(.init(text: part, negated: false)) }
+            return
+        }
+        let before = String(p[p.startIndex..<cue.lowerBound]).trimmingCharacters(in: .whitespaces)
+        let after = String(p[cue.upperBound...]).trimmingCharacters(in: .whitespaces)
+        for part in splitList(before) { out.append(.init(text: part, negated: false)) }
+        let parts = splitList(after)
+        if let end = parts.indices.dropFirst().first(where: { startsNewPredicate(parts[$0]) }) {
+            for part in parts[..<end] { out.append(.init(text: part, negated: true)) }
+            appendClauses(parts[end...].joined(separator: " and "), to: &out)
+        } else {
+            for part in parts { out.append(.init(text: part, negated: true)) }
+        }
+    }
+
+    static let predicateStarts: Set<String> = ["has", "have", "had", "is", "am", "are", "was", "were", "feel", "feels", "felt", "got", "gets",
+                                               "keeps", "kept", "started", "starting", "now", "also", "then", "i", "he", "she", "they", "it",
+                                               "it's", "its", "my", "his", "her", "their", "seems", "looks", "developed", "woke", "became"]
+
+    func startsNewPredicate(_ part: String) -> Bool {
+        guard let first = part.lowercased().split(separator: " ").first else { return false }
+        return Self.predicateStarts.contains(String(first))
     }
 
     /// The first negation cue in a clause (as a whole word), if any.
@@ -125,7 +171,7 @@ public struct FindingsParser: Sendable {
     func duration(_ t: String) -> Double? {
         let units: [String: Double] = ["minute": 1.0 / 1440, "hour": 1.0 / 24, "day": 1, "night": 1, "week": 7, "month": 30, "year": 365]
         let numberWords = Self.wordNumbers.keys.sorted { $0.count > $1.count }.joined(separator: "|")
-        let pattern = #"(?:for|past|last|about|over|since)?\s*(?:the\s+)?(\d+(?:\.\d+)?|"# + numberWords + #")\s*(minute|hour|day|night|week|month|year)s?"#
+        let pattern = #"(?:for|past|last|about|over|since)?\s*(?:the\s+)?(\d+(?:\.\d+)?|"# + numberWords + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*old)"#
         if let m = CompiledPatterns.shared.regex(pattern).firstMatch(in: t, range: NSRange(t.startIndex..., in: t)),
            let qr = Range(m.range(at: 1), in: t), let ur = Range(m.range(at: 2), in: t) {
             let q = Double(t[qr]) ?? Self.wordNumbers[String(t[qr])] ?? 1

@@ -18,11 +18,30 @@ public struct SymptomModel: Sendable {
     public var flags: Matrix
     /// Stems of each entry's phrase, for the exact/lexical half of matching.
     public var entryStems: [[String]] = []
+    /// Stem → entries whose phrase uses it, and each entry's number of distinct stems: a clause
+    /// contains a phrase when it holds all of the phrase's stems, found by counting postings.
+    var stemPostings: [String: [Int]] = [:]
+    var entryStemCounts: [Int] = []
+    /// Each entry's symptom weight (key 1, typical 0.6, occasional 0.3).
+    var entryWeights: [Float] = []
 
     init(profiles: [ConditionProfile], entries: [Entry], phrases: Matrix, flagEntries: [Entry], flags: Matrix) {
         self.profiles = profiles; self.entries = entries; self.phrases = phrases; self.flagEntries = flagEntries; self.flags = flags
         // The profiles already hold each variant's stems; entries list variants in the same order.
         entryStems = profiles.flatMap { p in p.symptoms.flatMap(\.variantStems) }
+        for (e, stems) in entryStems.enumerated() {
+            let distinct = Set(stems)
+            entryStemCounts.append(distinct.count)
+            for stem in distinct { stemPostings[stem, default: []].append(e) }
+        }
+        entryWeights = entries.map { Float(profiles[$0.condition].symptoms[$0.symptom].weightValue) }
+    }
+
+    /// Entries whose every stem occurs in `clauseStems` (exact lexical matches).
+    func entriesContained(in clauseStems: Set<String>) -> Set<Int> {
+        var hits: [Int: Int] = [:]
+        for stem in clauseStems { for e in stemPostings[stem] ?? [] { hits[e, default: 0] += 1 } }
+        return Set(hits.compactMap { e, n in n == entryStemCounts[e] ? e : nil })
     }
 
     /// v2 stores only the matrices (and their shapes): the entries follow from the profiles, which

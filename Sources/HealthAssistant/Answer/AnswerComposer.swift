@@ -28,7 +28,8 @@ struct AnswerComposer: Sendable {
         let table = index.retriever.index.table
         let tRetrieved = Date()
         var dense: [String: Double] = [:]
-        if let queryVector {
+        // Only Complete weighs every condition's closest passage; Lite ranks from retrieval alone.
+        if let queryVector, analyzer is CompleteAnalyzer {
             let best = index.retriever.index.bestScorePerDocument(queryVector)
             for (i, d) in table.documents.enumerated() where d.kind == "condition" { dense[d.path] = Double(best[i]) }
         }
