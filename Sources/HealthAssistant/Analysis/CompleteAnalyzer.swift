@@ -90,7 +90,7 @@ public struct CompleteAnalyzer: Analyzer {
             let w = model.entryWeights[e]
             for (c, clause) in clauses.enumerated() {
                 var s = simByEntry?[c, e] ?? 0
-                if exact[c].contains(e) { s = max(s, 0.95) }
+                if exact[c][e] { s = max(s, 0.95) }
                 if clause.negated {
                     neg[entry.condition][entry.symptom] = max(neg[entry.condition][entry.symptom], s)
                 } else {

@@ -37,11 +37,13 @@ public struct SymptomModel: Sendable {
         entryWeights = entries.map { Float(profiles[$0.condition].symptoms[$0.symptom].weightValue) }
     }
 
-    /// Entries whose every stem occurs in `clauseStems` (exact lexical matches).
-    func entriesContained(in clauseStems: Set<String>) -> Set<Int> {
+    /// Per entry, whether every stem of its phrase occurs in `clauseStems` (exact lexical match).
+    func entriesContained(in clauseStems: Set<String>) -> [Bool] {
         var hits: [Int: Int] = [:]
         for stem in clauseStems { for e in stemPostings[stem] ?? [] { hits[e, default: 0] += 1 } }
-        return Set(hits.compactMap { e, n in n == entryStemCounts[e] ? e : nil })
+        var contained = [Bool](repeating: false, count: entries.count)
+        for (e, n) in hits where n == entryStemCounts[e] { contained[e] = true }
+        return contained
     }
 
     /// v2 stores only the matrices (and their shapes): the entries follow from the profiles, which
