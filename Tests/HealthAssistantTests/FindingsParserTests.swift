@@ -37,6 +37,15 @@ struct FindingsParserTests {
         #expect(parser.parse("no fever and my neck is stiff").positive == ["my neck is stiff"])
     }
 
+    @Test func keywordQueryKeepsWhatThePersonHasNotWhatTheyDeny() {
+        let q = parser.parse("I have been experiencing a bad headache and a stiff neck for 3 days, no fever").keywordQuery
+        #expect(q.split(separator: " ").contains("headache") && q.split(separator: " ").contains("stiff"))
+        #expect(!q.contains("fever"))
+        #expect(!q.split(separator: " ").contains("have") && !q.split(separator: " ").contains("experiencing"))
+        // Nothing but function words: the whole text is the query.
+        #expect(parser.parse("what is it?").keywordQuery == "what is it?")
+    }
+
     @Test func notANegation() {
         #expect(parser.parse("the pain is no longer in my back but in my chest").negative.isEmpty)
     }
