@@ -219,6 +219,8 @@ public final class HealthAssistant: Sendable {
                 return try composer.keywordOnly(findings: findings, index: index, store: store, maxConditions: options.maxConditions,
                                                 reason: "Keyword-only (BM25) answer, as requested.", started: t0)
             }
+            // The keyword half of retrieval needs no vector: run it while the embedding finishes.
+            let keyword = try index.retriever.keywordCandidates(text: findings.keywordQuery, k: AnswerComposer.retrievalDepth, mode: .hybrid)
             let vectors: Matrix
             do {
                 vectors = try await embedding.value
@@ -234,12 +236,12 @@ public final class HealthAssistant: Sendable {
                 return try await withSymptomModel(store, index: index) { model in
                     try composer.compose(findings: findings, queryVector: queryVector, clauseVectors: clauseVectors, index: index, store: store,
                                          analyzer: CompleteAnalyzer(model: model, weights: options.completeWeights), flagModel: model, decision: decision,
-                                         maxConditions: options.maxConditions, times: (t0, tParse, tEmbed))
+                                         maxConditions: options.maxConditions, times: (t0, tParse, tEmbed), keywordResults: keyword)
                 }
             }
             return try composer.compose(findings: findings, queryVector: queryVector, clauseVectors: nil, index: index, store: store,
                                         analyzer: LiteAnalyzer(), flagModel: nil, decision: decision,
-                                        maxConditions: options.maxConditions, times: (t0, tParse, tEmbed))
+                                        maxConditions: options.maxConditions, times: (t0, tParse, tEmbed), keywordResults: keyword)
         }
     }
 

@@ -6,7 +6,7 @@
 /// it sits in L1, so the weights are streamed exactly once and never copied.
 public enum SmallGemm {
     /// Rows of A up to which this beats OpenBLAS here (measured with `health bench ask`).
-    public static let maxRows = 24
+    public static let maxRows = 48
 
     /// C[m×n] += A[m×k] · B[n×k]ᵀ, all row-major; `k` must be a multiple of 8.
     public static func accumulate(m: Int, n: Int, k: Int, a: UnsafePointer<Float>, lda: Int,

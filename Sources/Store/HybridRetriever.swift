@@ -26,7 +26,15 @@ public struct HybridRetriever: Sendable {
         self.index = index
     }
 
-    public func search(text: String, vector: [Float]?, k: Int, mode: Mode, filter: SearchFilter = SearchFilter()) throws -> [Result] {
+    /// The keyword list `search` would read for this query (callers may fetch it early, e.g.
+    /// while the query is still being embedded, and pass it back in).
+    public func keywordCandidates(text: String, k: Int, mode: Mode, filter: SearchFilter = SearchFilter()) throws -> [(chunkID: Int64, score: Double)] {
+        guard mode != .dense, k > 0 else { return [] }
+        return try store.keywordSearch(text, limit: mode == .bm25 ? k : max(k, candidates), filter: filter)
+    }
+
+    public func search(text: String, vector: [Float]?, k: Int, mode: Mode, filter: SearchFilter = SearchFilter(),
+                       keywordResults: [(chunkID: Int64, score: Double)]? = nil) throws -> [Result] {
         guard k > 0 else { return [] }
         let depth = max(k, candidates)
         var dense: [ExactVectorIndex.Hit] = []
@@ -37,7 +45,7 @@ public struct HybridRetriever: Sendable {
             let precision: ExactVectorIndex.Precision = index.count < 20_000 ? .fp32 : .int8
             dense = index.search(vector, k: mode == .dense ? k : depth, filter: filter, precision: precision)
         }
-        if mode != .dense { keyword = try store.keywordSearch(text, limit: mode == .bm25 ? k : depth, filter: filter) }
+        if mode != .dense { keyword = try keywordResults ?? keywordCandidates(text: text, k: k, mode: mode, filter: filter) }
         switch mode {
         case .dense:
             return dense.enumerated().map { Result(chunkID: $1.chunkID, score: Double($1.score), denseRank: $0 + 1, keywordRank: nil, denseScore: $1.score) }

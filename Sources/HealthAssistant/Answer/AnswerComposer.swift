@@ -7,6 +7,8 @@ import Store
 struct AnswerComposer: Sendable {
     static let crisisConditions: Set<String> = ["suicidal-thoughts", "self-harm"]
     let detector = RedFlagDetector()
+    /// Fused passages read per question.
+    static let retrievalDepth = 60
     let policy = TriagePolicy()
 
     /// Condition strength from where its chunks rank in the fused list: Σ 1/(60 + rank), scaled to 0…1.
@@ -23,8 +25,10 @@ struct AnswerComposer: Sendable {
 
     func compose(findings: Findings, queryVector: [Float]?, clauseVectors: Matrix?, index: IndexResources, store: SQLiteStore,
                  analyzer: any Analyzer, flagModel: SymptomModel?, decision: ModelSelector.Decision, maxConditions: Int,
-                 times: (start: Date, parsed: Date, embedded: Date), degraded: String? = nil) throws -> Answer {
-        let results = try index.retriever.search(text: findings.keywordQuery, vector: queryVector, k: 60, mode: queryVector == nil ? .bm25 : .hybrid)
+                 times: (start: Date, parsed: Date, embedded: Date), degraded: String? = nil,
+                 keywordResults: [(chunkID: Int64, score: Double)]? = nil) throws -> Answer {
+        let results = try index.retriever.search(text: findings.keywordQuery, vector: queryVector, k: Self.retrievalDepth,
+                                                 mode: queryVector == nil ? .bm25 : .hybrid, keywordResults: keywordResults)
         let table = index.retriever.index.table
         let tRetrieved = Date()
         var dense: [String: Double] = [:]
