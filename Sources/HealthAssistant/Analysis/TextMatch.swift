@@ -25,8 +25,29 @@ enum TextMatch {
     }
 
     static func stems(_ text: String) -> [String] {
-        text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
-            .filter { !stopWords.contains($0) }.map(stem)
+        words(text).filter { !stopWords.contains($0) }.map(stem)
+    }
+
+    /// Lower-case words (letters and digits). ASCII text — nearly all of the corpus and of the
+    /// questions — is split byte by byte; anything else goes through Unicode-aware Characters.
+    static func words(_ text: String) -> [String] {
+        let utf8 = text.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 }) else {
+            return text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
+        }
+        var out: [String] = []
+        var current: [UInt8] = []
+        current.reserveCapacity(16)
+        for b in utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): current.append(b)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): current.append(b + 32)
+            default:
+                if !current.isEmpty { out.append(String(decoding: current, as: UTF8.self)); current.removeAll(keepingCapacity: true) }
+            }
+        }
+        if !current.isEmpty { out.append(String(decoding: current, as: UTF8.self)) }
+        return out
     }
 
     static func contains(clauseStems: Set<String>, phrase: String) -> Bool {
