@@ -89,14 +89,14 @@ public enum BLAS {
         var out = Matrix(rows: a.rows, cols: n)
         if a.rows == 0 || n == 0 { return out }
         if k == 0 { return out }
-        // A few rows against a large matrix (clauses × symptom phrases): the unpacked kernel,
-        // accumulating into the zeroed output.
-        if transposeB, a.rows <= SmallGemm.maxRows, k % 8 == 0 {
+        // a · bᵀ takes the same route as the encoder's layers: the unpacked kernel for a few rows
+        // (clauses × symptom phrases), OpenBLAS otherwise; beta 1 on the zeroed output is exact.
+        if transposeB {
             a.storage.withUnsafeBufferPointer { pa in
                 b.storage.withUnsafeBufferPointer { pb in
                     out.storage.withUnsafeMutableBufferPointer { pc in
-                        SmallGemm.accumulate(m: a.rows, n: n, k: k, a: pa.baseAddress!, lda: a.cols, b: pb.baseAddress!, ldb: b.cols,
-                                             c: pc.baseAddress!, ldc: n)
+                        gemmSplittingColumns(parts: 1, m: a.rows, n: n, k: k, a: pa.baseAddress!, lda: a.cols, b: pb.baseAddress!, ldb: b.cols,
+                                             beta: 1, c: pc.baseAddress!, ldc: n)
                     }
                 }
             }

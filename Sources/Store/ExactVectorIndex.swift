@@ -46,18 +46,24 @@ public struct ExactVectorIndex: Sendable {
         let allowed = mask(filter)
         switch precision {
         case .fp32:
-            var scores = [Float](repeating: 0, count: count)
-            table.vectors.storage.withUnsafeBufferPointer { v in
-                query.withUnsafeBufferPointer { q in
-                    scores.withUnsafeMutableBufferPointer { s in
-                        BLAS.gemv(m: count, n: dimension, a: v.baseAddress!, lda: dimension, x: q.baseAddress!, y: s.baseAddress!)
-                    }
-                }
-            }
-            return select(scores, k: k, allowed: allowed)
+            return select(scores(query), k: k, allowed: allowed)
         case .int8:
             return searchInt8(query, k: k, allowed: allowed)
         }
+    }
+
+    /// Exact fp32 inner product of `query` with every row (one gemv).
+    func scores(_ query: [Float]) -> [Float] {
+        var scores = [Float](repeating: 0, count: count)
+        guard count > 0 else { return scores }
+        table.vectors.storage.withUnsafeBufferPointer { v in
+            query.withUnsafeBufferPointer { q in
+                scores.withUnsafeMutableBufferPointer { s in
+                    BLAS.gemv(m: count, n: dimension, a: v.baseAddress!, lda: dimension, x: q.baseAddress!, y: s.baseAddress!)
+                }
+            }
+        }
+        return scores
     }
 
     func select(_ scores: [Float], k: Int, allowed: [Bool]?) -> [Hit] {
@@ -118,14 +124,7 @@ public struct ExactVectorIndex: Sendable {
         precondition(query.count == dimension, "query has \(query.count) dims, index has \(dimension)")
         var best = [Float](repeating: -1, count: table.documents.count)
         guard count > 0 else { return best }
-        var scores = [Float](repeating: 0, count: count)
-        table.vectors.storage.withUnsafeBufferPointer { v in
-            query.withUnsafeBufferPointer { q in
-                scores.withUnsafeMutableBufferPointer { s in
-                    BLAS.gemv(m: count, n: dimension, a: v.baseAddress!, lda: dimension, x: q.baseAddress!, y: s.baseAddress!)
-                }
-            }
-        }
+        let scores = scores(query)
         for (row, doc) in table.rowDocuments.enumerated() where scores[row] > best[Int(doc)] { best[Int(doc)] = scores[row] }
         return best
     }

@@ -16,8 +16,6 @@ public struct SymptomModel: Sendable {
     /// Embedded red-flag phrases of every condition (for the embedding red-flag match).
     public var flagEntries: [Entry]
     public var flags: Matrix
-    /// Stems of each entry's phrase, for the exact/lexical half of matching.
-    public var entryStems: [[String]] = []
     /// Stem → entries whose phrase uses it, and each entry's number of distinct stems: a clause
     /// contains a phrase when it holds all of the phrase's stems, found by counting postings.
     var stemPostings: [String: [Int]] = [:]
@@ -28,8 +26,7 @@ public struct SymptomModel: Sendable {
     init(profiles: [ConditionProfile], entries: [Entry], phrases: Matrix, flagEntries: [Entry], flags: Matrix) {
         self.profiles = profiles; self.entries = entries; self.phrases = phrases; self.flagEntries = flagEntries; self.flags = flags
         // The profiles already hold each variant's stems; entries list variants in the same order.
-        entryStems = profiles.flatMap { p in p.symptoms.flatMap(\.variantStems) }
-        for (e, stems) in entryStems.enumerated() {
+        for (e, stems) in profiles.flatMap({ p in p.symptoms.flatMap(\.variantStems) }).enumerated() {
             let distinct = Set(stems)
             entryStemCounts.append(distinct.count)
             for stem in distinct { stemPostings[stem, default: []].append(e) }
