@@ -52,16 +52,19 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "health-example", dependencies: ["HealthAssistant"], path: "Examples/FrontEnd"),
+        // Shared by the test targets only (package root, per-process scratch directory).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "LinearTests", dependencies: ["Linear"]),
         .testTarget(name: "EmbeddingsTests", dependencies: [
-            "Embeddings", "Linear", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            "Embeddings", "Linear", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ], resources: [.copy("Fixtures")]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Linear"]),
-        .testTarget(name: "HealthAssistantTests", dependencies: ["HealthAssistant", "Store", "Embeddings", "Linear"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Linear", "TestSupport"]),
+        .testTarget(name: "HealthAssistantTests", dependencies: ["HealthAssistant", "Store", "Embeddings", "Linear", "TestSupport"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "HealthServerTests", dependencies: [
-            "HealthServer", "HealthAssistant", .product(name: "HummingbirdTesting", package: "hummingbird"),
+            "HealthServer", "HealthAssistant", "TestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
-        .testTarget(name: "HealthCLITests", dependencies: ["health", "Store", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "HealthCLITests", dependencies: ["health", "Store", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import Embeddings
 import Linear
 
@@ -27,7 +28,7 @@ enum SafeTensorsWriter {
 }
 
 func temporaryDirectory(_ name: String = #function) throws -> URL {
-    let url = FileManager.default.temporaryDirectory
+    let url = TestTemp.root
         .appendingPathComponent("health-tests-\(name.filter { $0.isLetter })-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
@@ -36,15 +37,6 @@ func temporaryDirectory(_ name: String = #function) throws -> URL {
 /// A deterministic generator so tiny-model tests are reproducible.
 typealias SeededGenerator = SplitMix64
 
-/// The package root, found from this file's path (tests run from anywhere).
-let packageRoot: URL = {
-    var url = URL(fileURLWithPath: #filePath)
-    while url.path != "/" {
-        url.deleteLastPathComponent()
-        if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-    }
-    return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-}()
 
 /// The real model, which CI fetches with `health models fetch` before the tests run.
 func loadRealEmbedder(batchSize: Int = 32) throws -> SentenceEmbedder {

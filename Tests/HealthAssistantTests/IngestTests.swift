@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Linear
 import Store
 import Testing
@@ -26,7 +27,7 @@ struct FakeEmbedder: Embedder {
 func wordCount(_ s: String) -> Int { s.split(separator: " ").count }
 
 func makeFolder(_ files: [String: String], name: String = #function) throws -> URL {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corpus-\(name.filter { $0.isLetter })-\(UUID().uuidString)")
+    let dir = TestTemp.root.appendingPathComponent("corpus-\(name.filter { $0.isLetter })-\(UUID().uuidString)")
     for (path, text) in files {
         let url = dir.appendingPathComponent(path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -101,7 +102,7 @@ struct CorpusIndexerTests {
     }
 
     func store() throws -> SQLiteStore {
-        try SQLiteStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("idx-\(UUID().uuidString).sqlite").path,
+        try SQLiteStore(path: TestTemp.root.appendingPathComponent("idx-\(UUID().uuidString).sqlite").path,
                         modelID: "fake-bow-16", dimension: 16)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import HealthAssistant
 
@@ -11,17 +12,9 @@ import Testing
 struct TriageRegressionTests {
     struct Case: Decodable { let text: String; let triage: String; let negation: Bool }
 
-    static let packageRoot: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-        }
-        return URL(fileURLWithPath: ".")
-    }()
 
     static let assistant: HealthAssistant = {
-        let db = FileManager.default.temporaryDirectory.appendingPathComponent("triage-\(UUID().uuidString).sqlite").path
+        let db = TestTemp.root.appendingPathComponent("triage-\(UUID().uuidString).sqlite").path
         return HealthAssistant(configuration: .init(projectDirectory: packageRoot, databasePath: db, autoFetch: false))
     }()
 

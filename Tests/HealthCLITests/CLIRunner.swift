@@ -1,17 +1,10 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `health` binary the way a user does, capturing its output and exit status.
 struct CLIRunner {
     struct Result { let status: Int32; let stdout: String; let stderr: String }
 
-    static let packageRoot: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-        }
-        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    }()
 
     /// The binary built next to this test bundle (same configuration as the tests).
     static let binary: URL = {
@@ -31,7 +24,7 @@ struct CLIRunner {
             p.arguments = arguments
         } else {
             // Bytes that are not UTF-8 cannot travel in a Swift String: pass them through a shell variable file.
-            let script = FileManager.default.temporaryDirectory.appendingPathComponent("args-\(UUID().uuidString)")
+            let script = TestTemp.root.appendingPathComponent("args-\(UUID().uuidString)")
             var body = Data("exec '\(binary.path)' ".utf8)
             for a in arguments { body += Data("'\(a)' ".utf8) }
             for raw in rawArguments { body += Data("'".utf8) + raw + Data("' ".utf8) }

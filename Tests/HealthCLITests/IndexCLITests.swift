@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import GRDB
 import Store
 import Testing
 
 struct IndexCLITests {
     func folder(files: Int, name: String = #function) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(name.filter { $0.isLetter })-\(UUID().uuidString)")
+        let dir = TestTemp.root.appendingPathComponent("cli-\(name.filter { $0.isLetter })-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let words = ["fever", "cough", "rash", "pain", "headache", "nausea", "fluids", "rest", "doctor", "swelling", "breath", "chest"]
         for i in 0..<files {
@@ -28,7 +29,7 @@ struct IndexCLITests {
         let p = Process()
         p.executableURL = CLIRunner.binary
         p.arguments = ["index", dir.path, "--db", db]
-        p.currentDirectoryURL = CLIRunner.packageRoot
+        p.currentDirectoryURL = packageRoot
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import HealthAssistant
 import Hummingbird
 import HummingbirdTesting
@@ -10,17 +11,9 @@ import Testing
 /// on a free port), with the real model and the shipped corpus in a temporary index.
 @Suite(.serialized)
 struct HealthServerTests {
-    static let packageRoot: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-        }
-        return URL(fileURLWithPath: ".")
-    }()
 
     static let assistant: HealthAssistant = {
-        let db = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString).sqlite").path
+        let db = TestTemp.root.appendingPathComponent("server-\(UUID().uuidString).sqlite").path
         return HealthAssistant(configuration: .init(projectDirectory: packageRoot, databasePath: db, autoFetch: false))
     }()
 

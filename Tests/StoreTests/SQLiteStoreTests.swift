@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import GRDB
 import Linear
 import Testing
 @testable import Store
 
 func tempDB(_ name: String = #function) -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("store-\(name.filter { $0.isLetter })-\(UUID().uuidString).sqlite").path
+    TestTemp.root.appendingPathComponent("store-\(name.filter { $0.isLetter })-\(UUID().uuidString).sqlite").path
 }
 
 /// A unit vector pointing mostly along axis `axis`, so tests know which vectors are nearest.
