@@ -300,12 +300,12 @@ final class SimpleProgress: @unchecked Sendable {
     func finish() { if tty { FileHandle.standardError.write(Data("\n".utf8)) } }
 }
 
-/// The opened store and a few numbers derived from it, behind a lock (shared by concurrent questions).
+/// The opened store and a few numbers derived from it (shared by concurrent questions).
 final class StoreBox: @unchecked Sendable {
-    // All access goes through `lock`.
+    // `store` is only touched under `lock`.
     private let lock = NSLock()
     private var store: SQLiteStore?
-    private var memos: [String: Int] = [:]
+    private let memos = LockedMemo<Int>()
 
     func get(_ open: () throws -> SQLiteStore) throws -> SQLiteStore {
         lock.lock(); defer { lock.unlock() }
@@ -315,14 +315,7 @@ final class StoreBox: @unchecked Sendable {
         return s
     }
 
-    func memo(_ key: String, _ compute: () -> Int) -> Int {
-        lock.lock()
-        if let v = memos[key] { lock.unlock(); return v }
-        lock.unlock()
-        let v = compute()
-        lock.lock(); memos[key] = v; lock.unlock()
-        return v
-    }
+    func memo(_ key: String, _ compute: () -> Int) -> Int { memos.value(for: key, compute) }
 
-    func forgetMemos() { lock.lock(); memos = [:]; lock.unlock() }
+    func forgetMemos() { memos.removeAll() }
 }

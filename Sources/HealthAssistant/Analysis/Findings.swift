@@ -49,9 +49,7 @@ extension Findings {
     /// symptoms are left out (BM25 cannot read "no"), and so are function words, which match nearly
     /// every passage and only cost time. Falls back to the whole text when nothing is left.
     public var keywordQuery: String {
-        let words = positive.joined(separator: " ").lowercased()
-            .split { !($0.isLetter || $0.isNumber) }
-            .map(String.init)
+        let words = TextMatch.words(positive.joined(separator: " "))
             .filter { $0.count > 1 && !TextMatch.stopWords.contains($0) && !TextMatch.queryNoise.contains($0) }
         var seen = Set<String>()
         let unique = words.filter { seen.insert($0).inserted }

@@ -47,8 +47,11 @@ public struct FindingsParser: Sendable {
             for (i, piece) in pieces.enumerated() {
                 // "no fever, chills, or night sweats": a negated list runs across commas when it
                 // ends in "or"/"nor" — "no fever, headache for 3 days" keeps the headache.
-                if negatedList, negationStart(piece) == nil, !startsNewPredicate(piece), Self.closesNegatedList(pieces[i...]) {
-                    for part in splitList(piece) { out.append(.init(text: part.replacingOccurrences(of: "^(or|nor) ", with: "", options: .regularExpression), negated: true)) }
+                if negatedList, negationStart(piece) == nil, !Self.startsNewPredicate(piece), Self.closesNegatedList(pieces[i...]) {
+                    for part in splitList(piece) {
+                        let item = part.regexRange("^(or|nor) ").map { String(part[$0.upperBound...]) } ?? part
+                        out.append(.init(text: item, negated: true))
+                    }
                     continue
                 }
                 let start = out.count
@@ -65,7 +68,7 @@ public struct FindingsParser: Sendable {
         for piece in pieces {
             let lower = piece.lowercased()
             if lower.hasPrefix("or ") || lower.hasPrefix("nor ") || lower.contains(" or ") || lower.contains(" nor ") { return true }
-            if let first = lower.split(separator: " ").first, predicateStarts.contains(String(first)) { return false }
+            if startsNewPredicate(lower) { return false }
         }
         return false
     }
@@ -84,7 +87,7 @@ public struct FindingsParser: Sendable {
         let after = String(p[cue.upperBound...]).trimmingCharacters(in: .whitespaces)
         for part in splitList(before) { out.append(.init(text: part, negated: false)) }
         let parts = splitList(after)
-        if let end = parts.indices.dropFirst().first(where: { startsNewPredicate(parts[$0]) }) {
+        if let end = parts.indices.dropFirst().first(where: { Self.startsNewPredicate(parts[$0]) }) {
             for part in parts[..<end] { out.append(.init(text: part, negated: true)) }
             appendClauses(parts[end...].joined(separator: " and "), to: &out)
         } else {
@@ -96,7 +99,7 @@ public struct FindingsParser: Sendable {
                                                "keeps", "kept", "started", "starting", "now", "also", "then", "i", "he", "she", "they", "it",
                                                "it's", "its", "my", "his", "her", "their", "seems", "looks", "developed", "woke", "became"]
 
-    func startsNewPredicate(_ part: String) -> Bool {
+    static func startsNewPredicate(_ part: String) -> Bool {
         guard let first = part.lowercased().split(separator: " ").first else { return false }
         return Self.predicateStarts.contains(String(first))
     }

@@ -11,7 +11,7 @@ public struct IndexResources: Sendable {
     /// few conditions that can match lexically without testing all of them.
     public let lexicon: [String: [Int]]
     /// Advice sentences per condition, filled as answers need them.
-    let adviceMemo = AdviceMemo()
+    let adviceMemo = LockedMemo<AdviceSections>()
 
     public static func load(store: SQLiteStore) throws -> IndexResources {
         let index = ExactVectorIndex(table: try store.loadVectorTable())

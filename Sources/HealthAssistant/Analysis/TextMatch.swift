@@ -12,7 +12,7 @@ enum TextMatch {
     static let queryNoise: Set<String> = ["experiencing", "experience", "having", "since", "past", "few", "days", "day", "weeks", "week",
                                           "months", "month", "hours", "now", "lately", "recently", "what", "which", "who", "how", "why",
                                           "do", "does", "did", "was", "were", "will", "would", "should", "could", "but", "not", "no",
-                                          "he", "she", "his", "her", "they", "them", "we", "our", "been", "being", "which", "yesterday",
+                                          "he", "she", "his", "her", "they", "them", "we", "our", "been", "being", "yesterday",
                                           "today", "last", "night", "morning", "lot", "bit", "little", "quite", "more", "most", "much",
                                           "many", "any", "every", "time", "times", "started", "start", "keep", "keeps", "noticed"]
 

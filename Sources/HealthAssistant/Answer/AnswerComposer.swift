@@ -131,17 +131,17 @@ struct AnswerComposer: Sendable {
         }
     }
 
-    func advice(level: TriageLevel, top: ConditionProfile?, crisis: Bool, store: SQLiteStore, memo: AdviceMemo) -> [String] {
+    func advice(level: TriageLevel, top: ConditionProfile?, crisis: Bool, store: SQLiteStore, memo: LockedMemo<AdviceSections>) -> [String] {
         var out = [level.meaning]
         if crisis { out.append("You do not have to face this alone: talk to someone now — call or text 988 (US) or Samaritans on 116 123 (UK).") }
         guard let top, !crisis else { return out }
-        let sections = memo.sections(for: top.path) {
+        let sections = memo.value(for: top.path) {
             let chunks = (try? store.chunks(documentPath: top.path)) ?? []
             func firstSentences(_ heading: String, _ n: Int) -> String? {
                 guard let c = chunks.first(where: { $0.headingPath.hasSuffix(heading) }) else { return nil }
                 return Chunker.sentences(c.text).prefix(n).joined(separator: " ").replacingOccurrences(of: "**", with: "")
             }
-            return (firstSentences("When to get help", 2), firstSentences("Self-care", 2))
+            return AdviceSections(help: firstSentences("When to get help", 2), selfCare: firstSentences("Self-care", 2))
         }
         if let help = sections.help { out.append(help) }
         if level <= .routine, let care = sections.selfCare { out.append(care) }
@@ -149,17 +149,9 @@ struct AnswerComposer: Sendable {
     }
 }
 
-/// The advice sentences of each condition, read from the index once: they depend only on the
-/// corpus, and every answer led by that condition repeats them.
-final class AdviceMemo: @unchecked Sendable {
-    // All access goes through `lock`.
-    private let lock = NSLock()
-    private var byPath: [String: (help: String?, selfCare: String?)] = [:]
-
-    func sections(for path: String, _ read: () -> (String?, String?)) -> (help: String?, selfCare: String?) {
-        if let hit = lock.withLock({ byPath[path] }) { return hit }
-        let value = read()
-        lock.withLock { byPath[path] = value }
-        return value
-    }
+/// The advice sentences of one condition. They depend only on the corpus, and every answer led by
+/// that condition repeats them, so they are read from the index once (`IndexResources.adviceMemo`).
+struct AdviceSections: Sendable {
+    var help: String?
+    var selfCare: String?
 }
