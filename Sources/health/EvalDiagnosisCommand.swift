@@ -30,10 +30,17 @@ struct EvalDiagnosisCommand: AsyncParsableCommand {
         let assistant = options.assistant()
         var top1 = 0, top3 = 0, top10 = 0, withDx = 0, triaged = 0, triageExact = 0, triageSafe = 0, underEmergency = 0
         var latencies: [Double] = []
+        // How often each level is given: on cases without a gold level (Symptom2Disease is mostly
+        // mild illness) a high emergency share means red flags fire on ordinary words.
+        var byLevel: [TriageLevel: Int] = [:]
         for c in cases {
             guard let text = c["text"] as? String else { continue }
             let answer = try await assistant.ask(text, options: .init(model: ModelSelector.Request(rawValue: model) ?? .complete, maxConditions: 10, completeWeights: completeWeights))
             latencies.append(answer.timings["totalMs"] ?? 0)
+            byLevel[answer.triage.level, default: 0] += 1
+            if verbose, c["triage"] == nil, answer.triage.level == .emergency {
+                print("EMERGENCY (\(answer.triage.reason)) ← \(text.prefix(100))")
+            }
             if let dx = c["diagnosis"] as? [String], !dx.isEmpty {
                 withDx += 1
                 let wanted = Set(dx.map(Self.normalize))
@@ -66,6 +73,8 @@ struct EvalDiagnosisCommand: AsyncParsableCommand {
         if triaged > 0 {
             print(String(format: "triage on %d cases: exact %.3f  safe (at or above gold) %.3f  emergencies under-triaged: %d", triaged, pct(triageExact, triaged), pct(triageSafe, triaged), underEmergency))
         }
+        let total = byLevel.values.reduce(0, +)
+        print("answers by triage: " + TriageLevel.allCases.reversed().map { String(format: "%@ %d (%.1f%%)", $0.rawValue, byLevel[$0] ?? 0, 100 * pct(byLevel[$0] ?? 0, total)) }.joined(separator: ", "))
         let sorted = latencies.sorted()
         if !sorted.isEmpty { print(String(format: "latency p50 %.1f ms  p95 %.1f ms", sorted[sorted.count / 2], sorted[Int(Double(sorted.count - 1) * 0.95)])) }
         if json {

@@ -224,7 +224,7 @@ public struct FindingsParser: Sendable {
         (#"\bdiabet(es|ic)\b|\bon insulin\b|\bmetformin\b"#, "diabetes"),
         (#"heart (disease|failure|attack)|\bangina\b|\bstent\b|bypass surgery"#, "heart disease"),
         (#"blood thinner|warfarin|apixaban|rivaroxaban|anticoagula|eliquis|xarelto|clopidogrel"#, "on blood thinners"),
-        (#"(recent|had|after|post)[- ]?(op|operation|surgery)|surgery (last|two|a few|\d)"#, "recent surgery"),
+        (#"(recent|had|after|post)[- ]?(op\b|operation|surgery)|surgery (last|two|a few|\d)"#, "recent surgery"),
         (#"\b(travel(l)?ed|trip to|came back from|back from|returned from|holiday in|vacation in)\b"#, "recent travel"),
         (#"chemo(therapy)?|immunosuppress|transplant|\bhiv\b|on steroids|prednisolone|prednisone"#, "weakened immunity"),
         (#"kidney disease|on dialysis|\bckd\b"#, "kidney disease"), (#"\bcancer\b"#, "cancer"),

@@ -77,6 +77,11 @@ struct RedFlagDetector: Sendable {
 
 /// The safety rules' regular expressions, compiled once. NSRegularExpression is immutable and
 /// safe to use from several threads once built; the dictionary is filled under a lock.
+///
+/// Every pattern matches only from the start of a word: the rules are written as word stems
+/// ("dizz", "confus"), and a stem found inside another word is a false alarm — "rta" (road
+/// traffic accident) inside "uncomfortable", "bee" inside "been", "fit" inside "benefit" once
+/// made ordinary questions emergencies. A pattern that must stop at a word's end says `\b`.
 final class CompiledPatterns: @unchecked Sendable {
     static let shared = CompiledPatterns()
     private let lock = NSLock()
@@ -86,7 +91,8 @@ final class CompiledPatterns: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         if let r = cache[pattern] { return r }
         // Patterns are constants of this module; a bad one is a programming error caught by the tests.
-        let r = try! NSRegularExpression(pattern: pattern)
+        // The group keeps the pattern's own capture numbers.
+        let r = try! NSRegularExpression(pattern: #"\b(?:"# + pattern + ")")
         cache[pattern] = r
         return r
     }

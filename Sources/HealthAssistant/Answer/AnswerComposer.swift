@@ -106,12 +106,21 @@ struct AnswerComposer: Sendable {
             for (c, clause) in f.clauses.enumerated() where !clause.negated && c < clauseVectors.rows {
                 var s: Float = 0
                 for j in 0..<clauseVectors.cols { s += clauseVectors[c, j] * model.flags[e, j] }
-                if s >= 0.8, !existing.contains(where: { $0.flag == entry.phrase }) {
+                // A clause that only repeats some of the flag's words ("shivering" against
+                // "shivering has stopped") lacks exactly the part that makes it a red flag, however
+                // close the two sentences sit in embedding space.
+                if s >= 0.8, !existing.contains(where: { $0.flag == entry.phrase }), !Self.saysOnlyPartOf(entry.phrase, clause: clause.text) {
                     hits.append(.init(flag: entry.phrase, clause: clause.text, level: profile.triage == .emergency ? .emergency : .urgent, crisis: false, condition: profile.id))
                 }
             }
         }
         return hits
+    }
+
+    /// True when every content word of the clause is among the phrase's, and some of the phrase's are missing.
+    static func saysOnlyPartOf(_ phrase: String, clause: String) -> Bool {
+        let p = Set(TextMatch.stems(phrase)), c = Set(TextMatch.stems(clause))
+        return c.isSubset(of: p) && c.count < p.count
     }
 
     /// Numbered citations: the best-ranked passage of each leading condition, then general topics.
