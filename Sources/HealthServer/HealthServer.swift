@@ -64,13 +64,21 @@ public struct HealthServer: Sendable {
                 throw HTTPError(.badRequest, message: "question is empty")
             }
             let (admitted, depth) = await admission.enter()
-            guard admitted else { throw Self.busy() }
-            let stream = assistant.askStream(ask.question, options: options(for: ask, depth: depth).options)
+            guard admitted else {
+                await metrics.recordRejected()
+                throw Self.busy()
+            }
+            let planned = options(for: ask, depth: depth)
+            if planned.note != nil { await metrics.recordDegraded(to: planned.options.keywordOnly ? "bm25-only" : "lite") }
+            let stream = assistant.askStream(ask.question, options: planned.options)
             let admission = self.admission
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: ResponseBody { writer in
                 defer { Task { await admission.leave() } }
                 do {
                     for try await event in stream {
+                        // The closing answer says when the server stepped down, as /v1/ask does.
+                        var event = event
+                        if case .done(var answer) = event, let note = planned.note { answer.degraded = note; event = .done(answer) }
                         try await writer.write(ByteBuffer(string: "event: \(event.name)\ndata: \(Self.eventJSON(event))\n\n"))
                     }
                 } catch {
