@@ -5,7 +5,7 @@
 # server's resident memory before and after, how answers were degraded under pressure, and the
 # micro-batching counters. Finally a long run (default 60 s, 64 connections, Lite question) checks
 # that memory stays flat and the server is healthy afterwards.
-# Usage: Benchmarks/load.sh [seconds-per-cell (10)] [long-run seconds (60)]
+# Usage: [HEALTH_SERVE_ARGS="…"] Benchmarks/load.sh [seconds-per-cell (10)] [long-run seconds (60)]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cell=${1:-10}
@@ -14,7 +14,8 @@ command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2
 swift build -c release >/dev/null 2>&1
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 tmp=$(mktemp -d /tmp/health-load-XXXX)
-.build/release/health serve --port "$port" 2> "$tmp/server.log" &
+# Extra server options for A/B runs, e.g. HEALTH_SERVE_ARGS="--batch-passes 2".
+.build/release/health serve --port "$port" ${HEALTH_SERVE_ARGS:-} 2> "$tmp/server.log" &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$tmp"' EXIT
 for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.1; done

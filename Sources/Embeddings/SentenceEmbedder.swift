@@ -1,5 +1,6 @@
 import Foundation
 import Linear
+import Synchronization
 
 /// all-MiniLM-L6-v2 (or any BERT sentence-transformer laid out the same way) as an `Embedder`:
 /// WordPiece → BERT → mean pooling → L2. Texts are sorted by token count and cut into batches so
@@ -12,6 +13,8 @@ public struct SentenceEmbedder: Embedder {
     /// Independent shards each batch is split into, one per core; OpenBLAS stays single-threaded.
     public let shards: Int
     public var dimension: Int { encoder.config.hiddenSize }
+    /// Forward passes running right now (a server may run two at once, see `EmbeddingBatcher`).
+    let passes = PassGauge()
 
     public init(tokenizer: WordPieceTokenizer, encoder: BertEncoder, modelID: String, batchSize: Int = 32, shards: Int = 2) {
         self.tokenizer = tokenizer
@@ -69,6 +72,11 @@ public struct SentenceEmbedder: Embedder {
         let h = dimension
         var out = Matrix(rows: tokenIDs.count, cols: h)
         let order = tokenIDs.indices.sorted { tokenIDs[$0].count > tokenIDs[$1].count }
+        // A pass that overlaps another keeps to one core: the other pass has the second, and
+        // splitting every matrix product between two busy cores only adds waiting.
+        let overlapping = passes.enter() > 1
+        defer { passes.leave() }
+        let cores = overlapping ? 1 : shards
         var start = 0
         while start < order.count {
             let batch = Array(order[start..<min(start + batchSize, order.count)])
@@ -76,11 +84,11 @@ public struct SentenceEmbedder: Embedder {
             // Below ~256 tokens a second shard costs more (each shard re-packs every weight matrix
             // inside sgemm) than it saves.
             let batchTokens = batch.reduce(0) { $0 + tokenIDs[$1].count }
-            let shardCount = batchTokens < 256 ? 1 : min(shards, batch.count)
+            let shardCount = batchTokens < 256 ? 1 : min(cores, batch.count)
             let groups = (0..<shardCount).map { s in stride(from: s, to: batch.count, by: shardCount).map { batch[$0] } }
             let encoder = self.encoder
             // One shard still uses every core: its dense layers split their output columns.
-            let columnParts = shardCount == 1 ? shards : 1
+            let columnParts = shardCount == 1 ? cores : 1
             let pooled = Parallel.map(shardCount) { s -> Matrix in
                 let sequences = groups[s].map { tokenIDs[$0] }
                 let (states, offsets) = encoder.hiddenStates(sequences, columnParts: columnParts)
@@ -95,4 +103,12 @@ public struct SentenceEmbedder: Embedder {
         }
         return out
     }
+}
+
+/// How many forward passes are running, shared by every copy of one embedder.
+final class PassGauge: Sendable {
+    private let count = Atomic<Int>(0)
+    /// Counts this pass in; returns how many are running now, this one included.
+    func enter() -> Int { count.add(1, ordering: .relaxed).newValue }
+    func leave() { count.subtract(1, ordering: .relaxed) }
 }

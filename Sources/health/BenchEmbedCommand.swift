@@ -12,6 +12,7 @@ struct BenchEmbedCommand: ParsableCommand {
     @Option(help: "Timed runs per workload.") var runs = 3
     @Flag(help: "Skip the peer engines even if installed.") var noPeers = false
     @Flag(help: "End with one JSON line {\"short\": x, \"passages\": y}.") var json = false
+    static let liteQuestion = "sore throat and runny nose"
 
     func run() throws {
         try failing {
@@ -41,6 +42,20 @@ struct BenchEmbedCommand: ParsableCommand {
                              Double(tokens) / BenchSupport.median(times), times.map { String(format: "%.3f", $0) }.joined(separator: " ")))
             }
             print("RSS after runs: \(BenchSupport.residentBytes() / 1_048_576) MiB")
+            // What the server's micro-batching buys: one pass over N copies of a Lite-sized question.
+            print("micro-batches of one short question (\"\(Self.liteQuestion)\"), median of 15 passes:")
+            for n in [1, 2, 4, 8, 16, 32, 64] {
+                let texts = Array(repeating: Self.liteQuestion, count: n)
+                _ = try embedder.embed(texts)
+                var times: [Double] = []
+                for _ in 0..<15 {
+                    let t0 = BenchSupport.now()
+                    _ = try embedder.embed(texts)
+                    times.append(BenchSupport.now() - t0)
+                }
+                let pass = BenchSupport.median(times)
+                print(String(format: "  batch %2d: %6.2f ms per pass, %5.2f ms per question, %6.0f questions/s", n, pass * 1000, pass * 1000 / Double(n), Double(n) / pass))
+            }
             if !noPeers {
                 if let python = BenchSupport.peerPython() {
                     let script = URL(fileURLWithPath: workload).deletingLastPathComponent().deletingLastPathComponent()

@@ -14,6 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Requests that may wait before 503.") var maxQueue = 256
     @Option(help: "Per-request timeout in seconds.") var timeout = 10.0
     @Option(help: "Most texts embedded in one micro-batch.") var batchMax = 64
+    @Option(help: "Embedding passes that may run at once (each keeps to one core when two overlap).") var batchPasses = 1
     @Option(help: "How long (ms) the first question of a micro-batch may wait for company (0 = only batch what queued while the model was busy).")
     var batchWaitMs = 0.0
     @Option(help: "Queue depth at which Complete steps down to Lite.") var degradeLiteAt = 32
@@ -21,13 +22,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
-        guard maxInFlight >= 1, maxQueue >= 0, timeout > 0, batchMax >= 1, batchWaitMs >= 0, degradeLiteAt >= 1, degradeKeywordAt >= 1 else {
+        guard maxInFlight >= 1, maxQueue >= 0, timeout > 0, batchMax >= 1, batchPasses >= 1, batchWaitMs >= 0, degradeLiteAt >= 1, degradeKeywordAt >= 1 else {
             throw ValidationError("limits must be positive")
         }
     }
 
     func run() async throws {
-        let assistant = options.assistant(batching: .init(maxBatch: batchMax, maxWait: .microseconds(Int(batchWaitMs * 1000))))
+        let assistant = options.assistant(batching: .init(maxBatch: batchMax, maxWait: .microseconds(Int(batchWaitMs * 1000)), maxPasses: batchPasses))
         let config = ServerConfiguration(host: host, port: port, maxInFlight: maxInFlight, maxQueue: maxQueue,
                                          requestTimeout: .milliseconds(Int(timeout * 1000)),
                                          degradeToLiteAt: degradeLiteAt, degradeToKeywordAt: degradeKeywordAt)

@@ -12,9 +12,14 @@ public actor EmbeddingBatcher {
         /// How long the first request of a batch may wait for others (0 = start at once).
         public var maxWait: Duration
 
-        public init(maxBatch: Int = 64, maxWait: Duration = .zero) {
+        /// Forward passes that may run at once. With two, a batch that forms while one pass is
+        /// running starts on the other core instead of waiting (each pass then keeps to one core).
+        public var maxPasses: Int
+
+        public init(maxBatch: Int = 64, maxWait: Duration = .zero, maxPasses: Int = 1) {
             self.maxBatch = max(1, maxBatch)
             self.maxWait = maxWait
+            self.maxPasses = max(1, maxPasses)
         }
     }
 
@@ -34,7 +39,7 @@ public actor EmbeddingBatcher {
     public let options: Options
     private let run: @Sendable ([String]) async throws -> Matrix
     private var queue: [Pending] = []
-    private var draining = false
+    private var drainers = 0
     public private(set) var counters = Counters()
 
     /// `run` embeds a list of texts (one row per text, in order); it is called with at most
@@ -50,15 +55,15 @@ public actor EmbeddingBatcher {
         counters.requests += 1
         return try await withCheckedThrowingContinuation { continuation in
             queue.append(Pending(texts: texts, continuation: continuation))
-            if !draining {
-                draining = true
+            if drainers < options.maxPasses {
+                drainers += 1
                 Task { await drain() }
             }
         }
     }
 
     /// Runs batches until the queue is empty. While `run` is in flight the actor is free, so new
-    /// requests keep queueing and form the next batch.
+    /// requests keep queueing and form the next batch (or start a second drainer, up to `maxPasses`).
     private func drain() async {
         while !queue.isEmpty {
             if options.maxWait > .zero, queue.reduce(0, { $0 + $1.texts.count }) < options.maxBatch {
@@ -87,6 +92,6 @@ public actor EmbeddingBatcher {
                 for request in batch { request.continuation.resume(throwing: error) }
             }
         }
-        draining = false
+        drainers -= 1
     }
 }
