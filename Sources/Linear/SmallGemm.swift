@@ -1,3 +1,5 @@
+import CBLAS
+
 /// C += A · Bᵀ for a few rows of A, straight from the row-major weights B (no packing).
 ///
 /// For a short question (≈ 10 tokens) OpenBLAS spends most of each sgemm call packing B — the
@@ -18,6 +20,13 @@ public enum SmallGemm {
         var j = 0
         while j + 4 <= n {
             let b0 = b + j * ldb, b1 = b0 + ldb, b2 = b1 + ldb, b3 = b2 + ldb
+            // Ask for the group after next while this one is multiplied: the weights come from
+            // memory once per pass, and the hardware prefetcher alone keeps too few lines in flight.
+            if j + 12 <= n {
+                let ahead = UnsafeRawPointer(b + (j + 8) * ldb)
+                var offset = 0
+                while offset < 4 * ldb * 4 { health_prefetch(ahead + offset); offset += 64 }
+            }
             var i = 0
             // Two rows of A against four rows of B: 8 independent FMA chains per step.
             while i + 2 <= m {
