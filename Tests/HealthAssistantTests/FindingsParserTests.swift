@@ -29,10 +29,12 @@ struct FindingsParserTests {
     }
 
     @Test func aNewPredicateEndsTheNegation() {
-        // The fever is present: "has" starts a new statement after the negated "feeding".
-        let f = parser.parse("my 2 month old baby is floppy, not feeding and has a fever")
-        #expect(f.negative == ["feeding"])
+        // The fever is present: "has" starts a new statement after the negated "cough".
+        let f = parser.parse("my 2 month old baby is floppy, no cough and has a fever")
+        #expect(f.negative == ["cough"])
         #expect(f.positive.contains("has a fever"))
+        // "not feeding" is a finding in itself (a red flag in a baby), not a denial.
+        #expect(parser.parse("my baby is not feeding and has a fever").negative.isEmpty)
         #expect(f.durationDays == nil, "an age is not a duration")
         #expect(parser.parse("no fever and my neck is stiff").positive == ["my neck is stiff"])
     }

@@ -23,6 +23,9 @@ struct RedFlagDetectorTests {
         "the sores on my face are swollen and sore",
         "it is important that I get this checked, my back aches",
         "I read about the benefit of walking and now my knee hurts",
+        "I think I have food poisoning from a takeaway",
+        "I took 2 paracetamol and it didn't help my headache",
+        "not breathing fast, just a runny nose",
     ])
     func ordinaryWordsRaiseNoEmergency(text: String) {
         let emergencies = flags(text).filter { $0.level == .emergency }
@@ -37,6 +40,15 @@ struct RedFlagDetectorTests {
         ("sudden severe pain in my balls", "testicle"),
         ("I burnt my face with boiling water", "burn"),
         ("the rta left me with back pain", "major trauma"),
+        // The negation word is part of these findings; they were once read as denials.
+        ("he is not breathing", "breathing"),
+        ("she isn't responding to me", "unresponsive"),
+        ("the rash does not fade when I press a glass on it", "does not fade"),
+        ("36 weeks pregnant and the baby is not moving today", "reduced movements"),
+        // Lay phrasings once missed.
+        ("my chest hurts and I'm sweating", "chest pain"),
+        ("I think I'm having a heart attack", "heart attack"),
+        ("I can't go on anymore", "suicide"),
     ])
     func realRedFlagsStillFire(text: String, flag: String) {
         let hits = flags(text)
