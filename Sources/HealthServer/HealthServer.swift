@@ -48,12 +48,9 @@ public struct HealthServer: Sendable {
             let ask = try await Self.decodeAsk(request, context: context, limit: configuration.maxBodyBytes)
             return try await admitted { depth in
                 let options = options(for: ask, depth: depth)
-                let answer = try await withTimeout { try await assistant.ask(ask.question, options: options.options) }
-                var a = answer
-                if let note = options.note {
-                    a.degraded = note
-                    await metrics.recordDegraded(to: options.options.keywordOnly ? "bm25-only" : "lite")
-                }
+                var a = try await withTimeout { try await assistant.ask(ask.question, options: options.options) }
+                if let note = options.note { a.degraded = note }
+                await recordDegradation(options)
                 return Response(status: .ok, headers: [.contentType: "application/json", HTTPField.Name("X-Health-Model")!: a.model.name],
                                 body: .init(byteBuffer: ByteBuffer(string: a.json())))
             }
@@ -63,13 +60,9 @@ public struct HealthServer: Sendable {
             guard !ask.question.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw HTTPError(.badRequest, message: "question is empty")
             }
-            let (admitted, depth) = await admission.enter()
-            guard admitted else {
-                await metrics.recordRejected()
-                throw Self.busy()
-            }
+            let depth = try await admit()
             let planned = options(for: ask, depth: depth)
-            if planned.note != nil { await metrics.recordDegraded(to: planned.options.keywordOnly ? "bm25-only" : "lite") }
+            await recordDegradation(planned)
             let stream = assistant.askStream(ask.question, options: planned.options)
             let admission = self.admission
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: ResponseBody { writer in
@@ -139,12 +132,25 @@ public struct HealthServer: Sendable {
         return .init(options: .init(model: requested), note: nil)
     }
 
-    func admitted(_ body: (Int) async throws -> Response) async throws -> Response {
+    /// Takes an analysis slot (or a place in the queue) and returns the queue depth it saw; a full
+    /// queue is counted and answered 503. The caller must `admission.leave()` afterwards.
+    func admit() async throws -> Int {
         let (ok, depth) = await admission.enter()
         guard ok else {
             await metrics.recordRejected()
             throw Self.busy()
         }
+        return depth
+    }
+
+    /// Counts an answer the server stepped down, by what it stepped down to.
+    func recordDegradation(_ planned: PlannedOptions) async {
+        guard planned.note != nil else { return }
+        await metrics.recordDegraded(to: planned.options.keywordOnly ? "bm25-only" : "lite")
+    }
+
+    func admitted(_ body: (Int) async throws -> Response) async throws -> Response {
+        let depth = try await admit()
         do {
             let r = try await body(depth)
             await admission.leave()

@@ -29,12 +29,7 @@ struct BenchEmbedCommand: ParsableCommand {
             var rates: [String: Double] = [:]
             for (name, texts) in [("short", short), ("passages", passages)] {
                 _ = try embedder.embed(Array(texts.prefix(64)))
-                var times: [Double] = []
-                for _ in 0..<runs {
-                    let t0 = BenchSupport.now()
-                    _ = try embedder.embed(texts)
-                    times.append(BenchSupport.now() - t0)
-                }
+                let times = try BenchSupport.timedRuns(runs) { _ = try embedder.embed(texts) }
                 let tokens = embedder.tokenize(texts).reduce(0) { $0 + $1.count }
                 let rate = Double(texts.count) / BenchSupport.median(times)
                 rates[name] = rate
@@ -47,13 +42,7 @@ struct BenchEmbedCommand: ParsableCommand {
             for n in [1, 2, 4, 8, 16, 32, 64] {
                 let texts = Array(repeating: Self.liteQuestion, count: n)
                 _ = try embedder.embed(texts)
-                var times: [Double] = []
-                for _ in 0..<15 {
-                    let t0 = BenchSupport.now()
-                    _ = try embedder.embed(texts)
-                    times.append(BenchSupport.now() - t0)
-                }
-                let pass = BenchSupport.median(times)
+                let pass = BenchSupport.median(try BenchSupport.timedRuns(15) { _ = try embedder.embed(texts) })
                 print(String(format: "  batch %2d: %6.2f ms per pass, %5.2f ms per question, %6.0f questions/s", n, pass * 1000, pass * 1000 / Double(n), Double(n) / pass))
             }
             if !noPeers {

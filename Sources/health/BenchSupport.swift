@@ -31,6 +31,15 @@ enum BenchSupport {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
+    /// Seconds taken by each of `runs` calls of `body`.
+    static func timedRuns(_ runs: Int, _ body: () throws -> Void) rethrows -> [Double] {
+        try (0..<runs).map { _ in
+            let t0 = now()
+            try body()
+            return now() - t0
+        }
+    }
+
     /// The peer venv made by ../shared/peers/setup_peers.sh, if present.
     static func peerPython() -> String? {
         let path = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/health-peers/venv/bin/python").path

@@ -116,22 +116,22 @@ public struct FindingsParser: Sendable {
                 if ["longer", "sure", "only", "mind", "better", "improving", "getting better", "stop", "stopping", "go away", "going away"].contains(where: { tail.hasPrefix($0) }) { continue }
                 // "not breathing", "not responding", "does not fade", "no wet nappies": here the
                 // negation word is part of the finding, and a red flag, not its denial.
-                if Self.negatedFindingCues.contains(cue), tail.regexRange(Self.negatedFindings) != nil { continue }
-                if cue == "no", tail.regexRange(Self.absentFindings) != nil { continue }
-                if ["hasn't had", "has not had", "haven't had", "have not had"].contains(cue),
-                   tail.regexRange(#"^(a |any )?(wet (nappy|nappies|diapers?)|wee|pee)\b"#) != nil { continue }
+                if Self.findingsHoldingTheirCue.contains(where: { $0.cues.contains(cue) && tail.regexRange($0.tail) != nil }) { continue }
                 best = r
             }
         }
         return best
     }
 
-    static let negatedFindingCues: Set<String> = ["not", "is not", "isn't", "wasn't", "aren't", "never"]
-    /// What follows "not"/"isn't" in findings that are themselves red flags (kept narrow: "not
-    /// breathing fast" and "not responding to antibiotics" stay ordinary negations).
-    static let negatedFindings = #"^(breathing\b(?! (fast|quickly|rapidly|hard|heavily|any))|respon(ding|sive)\b(?! (well |at all )?to (?!(me|us|you|him|her|them|voice|touch|pain|anything|anyone)\b))|waking|making (any )?sense|fad(e|es|ing)|blanch|feeding\b(?! (as|my|him|her|them))|drinking\b(?! (alcohol|as|enough|much|my))|moving\b(?! (my|his|her|it|the|around|much|about|house|on))|able to (breathe|swallow|wake|lift|move|keep|stand|speak|talk|feel)|getting enough air|peed|weed|urinated|passed (any )?urine|had a (wee|pee)|coming round|felt (the )?baby|felt (this|so) (ill|unwell|sick|bad))"#
-    /// What follows "no" in such findings ("no wet nappies", "no pulse").
-    static let absentFindings = #"^(wet (nappy|nappies|diapers?)|(urine|pee|wee) (all|in|for|since|today)|pulse)"#
+    /// Negation cues, and what may follow them, in findings that are themselves red flags: "not
+    /// breathing", "isn't responding", "no wet nappies", "hasn't had a wee". Kept narrow: "not
+    /// breathing fast" and "not responding to antibiotics" stay ordinary negations.
+    static let findingsHoldingTheirCue: [(cues: Set<String>, tail: String)] = [
+        (["not", "is not", "isn't", "wasn't", "aren't", "never"],
+         #"^(breathing\b(?! (fast|quickly|rapidly|hard|heavily|any))|respon(ding|sive)\b(?! (well |at all )?to (?!(me|us|you|him|her|them|voice|touch|pain|anything|anyone)\b))|waking|making (any )?sense|fad(e|es|ing)|blanch|feeding\b(?! (as|my|him|her|them))|drinking\b(?! (alcohol|as|enough|much|my))|moving\b(?! (my|his|her|it|the|around|much|about|house|on))|able to (breathe|swallow|wake|lift|move|keep|stand|speak|talk|feel)|getting enough air|peed|weed|urinated|passed (any )?urine|had a (wee|pee)|coming round|felt (the )?baby|felt (this|so) (ill|unwell|sick|bad))"#),
+        (["no"], #"^(wet (nappy|nappies|diapers?)|(urine|pee|wee) (all|in|for|since|today)|pulse)"#),
+        (["hasn't had", "has not had", "haven't had", "have not had"], #"^(a |any )?(wet (nappy|nappies|diapers?)|wee|pee)\b"#),
+    ]
 
     func splitList(_ clause: String) -> [String] {
         clause.components(separatedBy: " and ").flatMap { $0.components(separatedBy: " or ") }
