@@ -26,6 +26,17 @@ struct RedFlagDetectorTests {
         "I think I have food poisoning from a takeaway",
         "I took 2 paracetamol and it didn't help my headache",
         "not breathing fast, just a runny nose",
+        // Fever words with no fever, and reactions with a local cause.
+        "what room temperature should my 2 month old sleep in",
+        "my 2 month old has a runny nose, temperature normal",
+        "my 6 week old's temperature is 36.8, is that normal?",
+        "I have hay fever and my neck is stiff from sleeping badly",
+        "I have tonsillitis and my throat is swollen",
+        "my lip is swollen after the dentist",
+        "my eyes are stinging and I feel dizzy",
+        "this itch is driving me nuts and I feel dizzy",
+        "I get dizzy after taking my blood pressure tablets",
+        "swelling in my scrotum when I cough, no pain",
     ])
     func ordinaryWordsRaiseNoEmergency(text: String) {
         let emergencies = flags(text).filter { $0.level == .emergency }
@@ -49,10 +60,32 @@ struct RedFlagDetectorTests {
         ("my chest hurts and I'm sweating", "chest pain"),
         ("I think I'm having a heart attack", "heart attack"),
         ("I can't go on anymore", "suicide"),
+        ("my mum is too cold and confused", "hypothermia"),
+        ("my lips swelled up after eating prawns and my voice is hoarse", "after eating"),
+        ("I have tonsillitis and my throat is closing up", "anaphylaxis"),
+        ("my 6 week old feels very hot", "under 3 months"),
+        ("my 6 week old has a temperature of 38.4", "under 3 months"),
+        ("my son woke with a painful swollen testicle", "testicle"),
+        ("hay fever and a fever of 39 with a stiff neck", "stiff neck"),
     ])
     func realRedFlagsStillFire(text: String, flag: String) {
         let hits = flags(text)
         #expect(hits.contains { $0.level == .emergency && $0.flag.contains(flag) }, "\(hits.map(\.flag))")
+    }
+
+    // Filtered out of the emergency testicle rule, but never below same-day.
+    @Test(arguments: ["painless swelling in one testicle for two weeks", "testicle aching and swollen for 3 days with burning pee"])
+    func testicleSwellingIsAtLeastUrgent(text: String) {
+        let hits = flags(text)
+        #expect(hits.contains { $0.flag.contains("testicle") && $0.level >= .urgent }, "\(hits.map(\.flag))")
+    }
+
+    @Test func deniedHistoryIsNotHistory() {
+        #expect(!parser.parse("I'm not on blood thinners, I have a bruise on my leg").history.contains("on blood thinners"))
+        #expect(!parser.parse("no history of diabetes, a sore on my foot is red").history.contains("diabetes"))
+        #expect(parser.parse("not sure it matters, but I take warfarin").history.contains("on blood thinners"))
+        #expect(parser.parse("no fever, diabetic for ten years").history.contains("diabetes"))
+        #expect(flags("I'm not on blood thinners and have a small bruise").allSatisfy { !$0.flag.contains("blood thinners") })
     }
 
     @Test func stemsInsideOtherWordsDoNotCount() {

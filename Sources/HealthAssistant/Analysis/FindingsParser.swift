@@ -247,7 +247,22 @@ public struct FindingsParser: Sendable {
     ]
 
     func history(_ t: String) -> [String] {
-        Self.historyTerms.compactMap { t.regexRange($0.0) != nil ? $0.1 : nil }
+        Self.historyTerms.compactMap { hasAffirmedMatch($0.0, in: t) ? $0.1 : nil }
+    }
+
+    /// "not on blood thinners", "no history of diabetes" and "never had heart disease" deny the
+    /// history they name. The cue must sit within two words of the term, so "not sure, but I take
+    /// warfarin" still counts.
+    static let historyDenial = #"\b(no|not|never|without|non|denies|deny|don'?t have|doesn'?t have|not on|not taking|off)[- ](\w+[- ]){0,2}$"#
+
+    func hasAffirmedMatch(_ pattern: String, in t: String) -> Bool {
+        let regex = CompiledPatterns.shared.regex(pattern)
+        for m in regex.matches(in: t, range: NSRange(t.startIndex..., in: t)) {
+            guard let r = Range(m.range, in: t) else { continue }
+            let before = t[t.index(r.lowerBound, offsetBy: -min(40, t.distance(from: t.startIndex, to: r.lowerBound)))..<r.lowerBound]
+            if String(before).regexRange(Self.historyDenial) == nil { return true }
+        }
+        return false
     }
 
     // MARK: regex helpers
