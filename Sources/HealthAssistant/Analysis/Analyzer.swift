@@ -24,13 +24,13 @@ public struct AnalysisInput: Sendable {
     /// Cosine of the whole question with each condition's closest passage, by condition path
     /// (every condition, not only those retrieval surfaced); empty without an embedder.
     public var dense: [String: Double] = [:]
-    /// Symptom stem → profile indexes (see `IndexResources.lexicon`); nil = test every profile.
-    public var lexicon: [String: [Int]]?
+    /// The profiles' symptom variants by stem (see `IndexResources.symptomLexicon`); nil = built on demand.
+    public var symptomLexicon: SymptomLexicon?
 
     public init(findings: Findings, profiles: [ConditionProfile], retrieval: [String: Double], clauseVectors: Matrix?,
-                dense: [String: Double] = [:], lexicon: [String: [Int]]? = nil) {
+                dense: [String: Double] = [:], symptomLexicon: SymptomLexicon? = nil) {
         self.findings = findings; self.profiles = profiles; self.retrieval = retrieval; self.clauseVectors = clauseVectors
-        self.dense = dense; self.lexicon = lexicon
+        self.dense = dense; self.symptomLexicon = symptomLexicon
     }
 }
 
@@ -39,17 +39,4 @@ public struct AnalysisInput: Sendable {
 public protocol Analyzer: Sendable {
     var name: String { get }
     func rank(_ input: AnalysisInput) -> [RankedCondition]
-}
-
-/// Lexical symptom matching shared by both analysers: which of a condition's symptoms the
-/// positive clauses mention, and which the negated clauses deny.
-enum LexicalEvidence {
-    static func match(_ profile: ConditionProfile, positive: [Set<String>], negative: [Set<String>]) -> (matched: Set<Int>, contradicted: Set<Int>) {
-        var matched = Set<Int>(), contradicted = Set<Int>()
-        for (i, s) in profile.symptoms.enumerated() {
-            if positive.contains(where: s.matches) { matched.insert(i) }
-            else if negative.contains(where: s.matches) { contradicted.insert(i) }
-        }
-        return (matched, contradicted)
-    }
 }

@@ -23,9 +23,6 @@ public struct ConditionProfile: Sendable, Codable {
                       weight: try c.decode(String.self, forKey: .weight))
         }
 
-        func matches(_ clauseStems: Set<String>) -> Bool {
-            variantStems.contains { !$0.isEmpty && $0.allSatisfy(clauseStems.contains) }
-        }
         public var weightValue: Double { weight == "key" ? 1.0 : weight == "typical" ? 0.6 : 0.3 }
         /// The lay name shown in answers ("stiff neck" rather than the whole "a / b" string).
         public var label: String { variants.first ?? name }

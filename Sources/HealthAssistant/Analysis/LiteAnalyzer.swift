@@ -5,25 +5,21 @@ public struct LiteAnalyzer: Analyzer {
     public init() {}
 
     public func rank(_ input: AnalysisInput) -> [RankedCondition] {
-        let positive = input.findings.positive.map { Set(TextMatch.stems($0)) }
-        let negative = input.findings.negative.map { Set(TextMatch.stems($0)) }
-        let joined = Set(positive.flatMap { $0 })
-        // Only profiles sharing a word with the question can match lexically; the rest need
-        // retrieval evidence to be ranked at all.
-        let lexical: Set<Int>? = input.lexicon.map { lexicon in
-            Set(joined.union(negative.flatMap { $0 }).flatMap { lexicon[$0] ?? [] })
+        let lexicon = input.symptomLexicon ?? SymptomLexicon(profiles: input.profiles)
+        // A symptom counts as present when the positive clauses together hold its words ("neck …
+        // stiff" split by punctuation still counts), and as denied when one negated clause does.
+        let matchedBy = lexicon.symptomsContained(in: Set(input.findings.positive.flatMap(TextMatch.stems)))
+        var deniedBy: [Int: Set<Int>] = [:]
+        for clause in input.findings.negative {
+            for (p, symptoms) in lexicon.symptomsContained(in: Set(TextMatch.stems(clause))) { deniedBy[p, default: []].formUnion(symptoms) }
         }
-        return input.profiles.enumerated().compactMap { index, p -> RankedCondition? in
-            let r = input.retrieval[p.path] ?? 0
-            let canMatch = lexical?.contains(index) ?? true
-            guard r > 0 || canMatch else { return nil }
-            var (matched, contradicted) = canMatch ? LexicalEvidence.match(p, positive: positive, negative: negative) : ([], [])
-            // Across clauses too: "neck … stiff" split by punctuation still counts.
-            for (i, s) in p.symptoms.enumerated() where canMatch && !matched.contains(i) && s.matches(joined) {
-                matched.insert(i)
-                contradicted.remove(i)
-            }
+        // Only conditions that retrieval surfaced or that match a symptom are ranked at all.
+        return input.profiles.indices.compactMap { index -> RankedCondition? in
+            let r = input.retrieval[input.profiles[index].path] ?? 0
+            let matched = matchedBy[index] ?? []
             guard r > 0 || !matched.isEmpty else { return nil }
+            let p = input.profiles[index]
+            let contradicted = (deniedBy[index] ?? []).subtracting(matched)
             let total = p.symptoms.reduce(0) { $0 + $1.weightValue }
             let got = matched.reduce(0) { $0 + p.symptoms[$1].weightValue }
             let keys = p.symptoms.indices.filter { p.symptoms[$0].weight == "key" }

@@ -16,30 +16,21 @@ public struct SymptomModel: Sendable {
     /// Embedded red-flag phrases of every condition (for the embedding red-flag match).
     public var flagEntries: [Entry]
     public var flags: Matrix
-    /// Stem → entries whose phrase uses it, and each entry's number of distinct stems: a clause
-    /// contains a phrase when it holds all of the phrase's stems, found by counting postings.
-    var stemPostings: [String: [Int]] = [:]
-    var entryStemCounts: [Int] = []
+    /// Which entries a clause contains lexically (its variants are the entries, in the same order).
+    let lexicon: SymptomLexicon
     /// Each entry's symptom weight (key 1, typical 0.6, occasional 0.3).
     var entryWeights: [Float] = []
 
     init(profiles: [ConditionProfile], entries: [Entry], phrases: Matrix, flagEntries: [Entry], flags: Matrix) {
         self.profiles = profiles; self.entries = entries; self.phrases = phrases; self.flagEntries = flagEntries; self.flags = flags
-        // The profiles already hold each variant's stems; entries list variants in the same order.
-        for (e, stems) in profiles.flatMap({ p in p.symptoms.flatMap(\.variantStems) }).enumerated() {
-            let distinct = Set(stems)
-            entryStemCounts.append(distinct.count)
-            for stem in distinct { stemPostings[stem, default: []].append(e) }
-        }
+        lexicon = SymptomLexicon(profiles: profiles)
         entryWeights = entries.map { Float(profiles[$0.condition].symptoms[$0.symptom].weightValue) }
     }
 
     /// Per entry, whether every stem of its phrase occurs in `clauseStems` (exact lexical match).
     func entriesContained(in clauseStems: Set<String>) -> [Bool] {
-        var hits: [Int: Int] = [:]
-        for stem in clauseStems { for e in stemPostings[stem] ?? [] { hits[e, default: 0] += 1 } }
         var contained = [Bool](repeating: false, count: entries.count)
-        for (e, n) in hits where n == entryStemCounts[e] { contained[e] = true }
+        for e in lexicon.variantsContained(in: clauseStems) { contained[e] = true }
         return contained
     }
 

@@ -38,8 +38,8 @@ struct AnswerComposer: Sendable {
             for (i, d) in table.documents.enumerated() where d.kind == "condition" { dense[d.path] = Double(best[i]) }
         }
         let input = AnalysisInput(findings: findings, profiles: index.profiles, retrieval: retrievalStrength(results, table: table),
-                                  clauseVectors: clauseVectors, dense: dense, lexicon: index.lexicon)
-        let ranked = Array(analyzer.rank(input).prefix(10))
+                                  clauseVectors: clauseVectors, dense: dense, symptomLexicon: index.symptomLexicon)
+        let ranked = Array(analyzer.rank(input).prefix(max(10, maxConditions)))
         var flags = detector.detect(findings, candidates: ranked.prefix(5).map(\.profile))
         // Words of suicide or self-harm phrased in ways no rule anticipated still reach the
         // matching crisis conditions: when one leads the ranking, answer with crisis help.

@@ -1,0 +1,42 @@
+/// Stem → the symptom variants that use it, over every condition's symptoms. A set of stems
+/// contains a variant when it holds all of the variant's stems; counting postings finds those
+/// variants without testing every variant of every condition (which hashed each stem of each
+/// variant on every question, a tenth of a loaded server's time).
+public struct SymptomLexicon: Sendable {
+    struct Variant: Sendable { var profile: Int32; var symptom: Int32; var stemCount: Int32 }
+
+    /// Condition by condition, symptom by symptom, variant by variant: the same order as
+    /// `SymptomModel.entries`, so a variant's index is its entry's row.
+    let variants: [Variant]
+    let postings: [String: [Int32]]
+
+    public init(profiles: [ConditionProfile]) {
+        var variants: [Variant] = []
+        var postings: [String: [Int32]] = [:]
+        for (pi, p) in profiles.enumerated() {
+            for (si, s) in p.symptoms.enumerated() {
+                for stems in s.variantStems {
+                    let distinct = Set(stems)
+                    for stem in distinct { postings[stem, default: []].append(Int32(variants.count)) }
+                    variants.append(Variant(profile: Int32(pi), symptom: Int32(si), stemCount: Int32(distinct.count)))
+                }
+            }
+        }
+        self.variants = variants
+        self.postings = postings
+    }
+
+    /// Indexes of the variants whose stems all occur in `stems` (a variant without stems never does).
+    func variantsContained(in stems: Set<String>) -> [Int] {
+        var hits: [Int32: Int32] = [:]
+        for stem in stems { for v in postings[stem] ?? [] { hits[v, default: 0] += 1 } }
+        return hits.compactMap { v, n in n == variants[Int(v)].stemCount ? Int(v) : nil }
+    }
+
+    /// Per condition (profile index), the symptoms that `stems` contain.
+    func symptomsContained(in stems: Set<String>) -> [Int: Set<Int>] {
+        var out: [Int: Set<Int>] = [:]
+        for v in variantsContained(in: stems) { out[Int(variants[v].profile), default: []].insert(Int(variants[v].symptom)) }
+        return out
+    }
+}
