@@ -67,6 +67,7 @@ struct RedFlagDetectorTests {
         ("my 6 week old has a temperature of 38.4", "under 3 months"),
         ("my son woke with a painful swollen testicle", "testicle"),
         ("hay fever and a fever of 39 with a stiff neck", "stiff neck"),
+        ("asthma attack, peak flow is 40% of my best", "peak flow under half"),
     ])
     func realRedFlagsStillFire(text: String, flag: String) {
         let hits = flags(text)
@@ -78,6 +79,17 @@ struct RedFlagDetectorTests {
     func testicleSwellingIsAtLeastUrgent(text: String) {
         let hits = flags(text)
         #expect(hits.contains { $0.flag.contains("testicle") && $0.level >= .urgent }, "\(hits.map(\.flag))")
+    }
+
+    @Test(arguments: [
+        ("fell on my hand and my wrist might be broken", "broken"),
+        ("I think I've broken my arm", "broken"),
+        ("peak flow 65% of best and wheezy", "moderate asthma"),
+    ])
+    func sameDaySignsAreUrgent(text: String, flag: String) {
+        let hits = flags(text)
+        #expect(hits.contains { $0.level == .urgent && $0.flag.contains(flag) }, "\(hits.map(\.flag))")
+        #expect(!hits.contains { $0.level == .emergency })
     }
 
     @Test func deniedHistoryIsNotHistory() {

@@ -26,6 +26,8 @@ public struct AnalysisInput: Sendable {
     public var dense: [String: Double] = [:]
     /// The profiles' symptom variants by stem (see `IndexResources.symptomLexicon`); nil = built on demand.
     public var symptomLexicon: SymptomLexicon?
+    /// The whole question's embedding, if an embedder was available.
+    public var queryVector: [Float]? = nil
 
     public init(findings: Findings, profiles: [ConditionProfile], retrieval: [String: Double], clauseVectors: Matrix?,
                 dense: [String: Double] = [:], symptomLexicon: SymptomLexicon? = nil) {

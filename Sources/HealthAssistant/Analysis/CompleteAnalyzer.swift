@@ -30,7 +30,13 @@ public struct CompleteAnalyzer: Analyzer {
         /// "Can't miss": an emergency condition is lifted by this times its key-symptom coverage,
         /// so a rare but dangerous fit is not ranked below a common harmless one (rule out the
         /// worst first, as clinicians do).
-        public var cantMiss = 0.3
+        public var cantMiss = 0.6
+        /// The question as a whole against the condition's symptom profile: the mean similarity of
+        /// the question's embedding to the condition's `questionFitPhrases` closest symptom phrases,
+        /// relative to the best condition. Clause matching misses what a long, run-on description
+        /// says only taken together.
+        public var questionFit = 4.0
+        public var questionFitPhrases = 10.0
 
         public init() {}
 
@@ -50,6 +56,8 @@ public struct CompleteAnalyzer: Analyzer {
                 case "denied": denied = v
                 case "prior": prior = v
                 case "cantMiss": cantMiss = v
+                case "questionFit": questionFit = v
+                case "questionFitPhrases": questionFitPhrases = v
                 default: throw WeightsError.bad(String(pair))
                 }
             }
@@ -58,7 +66,7 @@ public struct CompleteAnalyzer: Analyzer {
         public enum WeightsError: Error, CustomStringConvertible {
             case bad(String)
             public var description: String {
-                if case .bad(let s) = self { return "bad weight '\(s)': use name=value with threshold, explained, keyCoverage, symptomCoverage, retrieval, dense, denied, prior or cantMiss" }
+                if case .bad(let s) = self { return "bad weight '\(s)': use name=value with threshold, explained, keyCoverage, symptomCoverage, retrieval, dense, denied, prior, cantMiss, questionFit or questionFitPhrases" }
                 return ""
             }
         }
@@ -101,6 +109,7 @@ public struct CompleteAnalyzer: Analyzer {
             }
         }
         let positiveCount = max(1, clauses.filter { !$0.negated }.count)
+        let questionFit = weights.questionFit != 0 ? self.questionFit(input.queryVector) : [Double](repeating: 0, count: profiles.count)
         let topDense = input.dense.values.max() ?? 0
         return profiles.enumerated().compactMap { ci, p -> RankedCondition? in
             var matched: [String] = [], missing: [String] = [], contradicted: [String] = []
@@ -128,8 +137,25 @@ public struct CompleteAnalyzer: Analyzer {
             let w = weights
             let score = w.explained * explained + w.keyCoverage * keyCoverage + w.symptomCoverage * (weightTotal > 0 ? weightHit / weightTotal : 0)
                 + w.retrieval * retrieval + w.dense * dense - w.denied * denied + w.prior * p.prior(for: f)
-                + (p.triage == .emergency ? w.cantMiss * keyCoverage : 0)
+                + (p.triage == .emergency ? w.cantMiss * keyCoverage : 0) + w.questionFit * questionFit[ci]
             return RankedCondition(profile: p, score: score, keyCoverage: keyCoverage, matched: matched, missing: missing, contradicted: contradicted)
         }.sorted { $0.score > $1.score }
+    }
+
+    /// Per condition: mean cosine of the question with its closest symptom phrases, minus the best
+    /// condition's (so 0 for the best fit, negative for the rest); zeros without a question vector.
+    func questionFit(_ queryVector: [Float]?) -> [Double] {
+        var fit = [Double](repeating: 0, count: model.profiles.count)
+        guard let q = queryVector, q.count == model.phrases.cols, model.phrases.rows > 0 else { return fit }
+        let sims = BLAS.matmul(Matrix(rows: 1, cols: q.count, storage: q), model.phrases, transposeB: true).storage
+        var byCondition: [[Float]] = model.profiles.map { _ in [] }
+        for (e, entry) in model.entries.enumerated() { byCondition[entry.condition].append(sims[e]) }
+        let n = max(1, Int(weights.questionFitPhrases))
+        for (ci, s) in byCondition.enumerated() where !s.isEmpty {
+            let closest = s.sorted(by: >).prefix(n)
+            fit[ci] = Double(closest.reduce(0, +)) / Double(closest.count)
+        }
+        let best = fit.max() ?? 0
+        return fit.map { $0 - best }
     }
 }

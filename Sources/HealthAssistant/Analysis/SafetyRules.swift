@@ -169,6 +169,13 @@ enum SafetyRules {
         SafetyRule(flag: "earache with fever in a child", level: .urgent, all: [#"ears?\b|earache"#, fever], extra: { ($0.ageYears ?? 99) < 12 }),
             SafetyRule(flag: "cannot bear weight or a deformed limb (possible fracture)", level: .urgent,
                    all: [#"(can'?t|cannot|unable to) (put (any )?weight|bear weight|stand on|walk on)|deformed|bent the wrong way|bone (is )?(sticking|poking) out"#]),
+        SafetyRule(flag: "a bone that may be broken", level: .urgent,
+                   all: [#"(might|may|could|must) (be|have) (been )?(broken|fractured|cracked)|think (it'?s|it is|i'?ve|i have|i|(s?he|they) (has|have)|(s?he|they)'?s?) (broken|fractured|cracked|broke)|(broken|fractured|cracked) (bone|wrist|arm|ankle|leg|finger|rib|collarbone|hip|elbow|kneecap|nose|jaw)"#]),
+        // Peak flow against the person's best: under half is a severe attack, half to three quarters a moderate one.
+        SafetyRule(flag: "peak flow under half of best (severe asthma attack)", level: .emergency,
+                   all: [#"peak flow.{0,30}\b([1-4]\d|[1-9])\s*(%|per ?cent)"#]),
+        SafetyRule(flag: "peak flow 50–75 % of best (moderate asthma attack)", level: .urgent,
+                   all: [#"peak flow.{0,30}\b(5\d|6\d|7[0-4])\s*(%|per ?cent)"#]),
         SafetyRule(flag: "bite that broke the skin", level: .urgent,
                    all: [#"\b(dog|cat|animal|human|bat|fox|monkey)\b.{0,20}\b(bit|bite|bitten)|(bit|bitten) by (a |an |my |the )?(dog|cat|animal|person|child|bat|fox|monkey)"#]),
         SafetyRule(flag: "abscess or boil that is growing or with fever", level: .urgent,

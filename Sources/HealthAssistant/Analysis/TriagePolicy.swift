@@ -55,7 +55,7 @@ struct TriagePolicy: Sendable {
             reason += " With \(h), a check with your doctor is wiser than self-care alone."
         }
         let lower = f.text.lowercased()
-        if level == .selfCare, lower.regexRange(#"mole|lump|getting bigger|growing|changed colou?r|blood (on|in) (the )?(toilet|stool|poo|urine|pee)|not working|isn'?t working|aren'?t working|keeps coming back|keeps (flaring|happening|returning)|even with|despite (using|taking|treatment)|only help(s)? a (bit|little)|for (weeks|months)|unexplained weight loss"#) != nil {
+        if level == .selfCare, lower.regexRange(#"mole|lump|getting bigger|growing|changed colou?r|(blood|red streaks?|bleeding)\b.{0,20}\b(on|in) (the )?(toilet|tissue|stool|poo|urine|pee)|(rectal|back passage) bleed|bleeding from (my|the|his|her) (bottom|back passage)|not working|isn'?t working|aren'?t working|keeps coming back|keeps (flaring|happening|returning)|even with|despite (using|taking|treatment)|only help(s)? a (bit|little)|for (weeks|months)|unexplained weight loss"#) != nil {
             level = .routine
             reason += " Changes like this should be checked by a doctor."
         }

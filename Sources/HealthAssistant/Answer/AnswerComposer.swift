@@ -37,8 +37,9 @@ struct AnswerComposer: Sendable {
             let best = index.retriever.index.bestScorePerDocument(queryVector)
             for (i, d) in table.documents.enumerated() where d.kind == "condition" { dense[d.path] = Double(best[i]) }
         }
-        let input = AnalysisInput(findings: findings, profiles: index.profiles, retrieval: retrievalStrength(results, table: table),
+        var input = AnalysisInput(findings: findings, profiles: index.profiles, retrieval: retrievalStrength(results, table: table),
                                   clauseVectors: clauseVectors, dense: dense, symptomLexicon: index.symptomLexicon)
+        input.queryVector = queryVector
         let ranked = Array(analyzer.rank(input).prefix(max(10, maxConditions)))
         var flags = detector.detect(findings, candidates: ranked.prefix(5).map(\.profile))
         // Words of suicide or self-harm phrased in ways no rule anticipated still reach the
