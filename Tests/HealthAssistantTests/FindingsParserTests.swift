@@ -50,6 +50,9 @@ struct FindingsParserTests {
 
     @Test func notANegation() {
         #expect(parser.parse("the pain is no longer in my back but in my chest").negative.isEmpty)
+        // A symptom that persists despite treatment is still the person's symptom.
+        #expect(parser.parse("my cough is not getting better").negative.isEmpty)
+        #expect(parser.parse("the cream is not working on my rash").negative.isEmpty)
     }
 
     @Test(arguments: [

@@ -68,6 +68,9 @@ struct RedFlagDetectorTests {
         ("my son woke with a painful swollen testicle", "testicle"),
         ("hay fever and a fever of 39 with a stiff neck", "stiff neck"),
         ("asthma attack, peak flow is 40% of my best", "peak flow under half"),
+        // Words in separate clauses, once caught only when the ranking happened to lead with epiglottitis.
+        ("my child is drooling, cannot swallow and has a high fever", "drooling"),
+        ("my inhaler is not helping and I cannot finish a sentence", "breathing"),
     ])
     func realRedFlagsStillFire(text: String, flag: String) {
         let hits = flags(text)
@@ -85,6 +88,8 @@ struct RedFlagDetectorTests {
         ("fell on my hand and my wrist might be broken", "broken"),
         ("I think I've broken my arm", "broken"),
         ("peak flow 65% of best and wheezy", "moderate asthma"),
+        // "not helping" says the reliever fails; it is not a denial.
+        ("I've used my inhaler 4 times and it is not helping", "inhaler"),
     ])
     func sameDaySignsAreUrgent(text: String, flag: String) {
         let hits = flags(text)

@@ -124,11 +124,12 @@ public struct FindingsParser: Sendable {
     }
 
     /// Negation cues, and what may follow them, in findings that are themselves red flags: "not
-    /// breathing", "isn't responding", "no wet nappies", "hasn't had a wee". Kept narrow: "not
+    /// breathing", "isn't responding", "no wet nappies", "hasn't had a wee", or that say a symptom
+    /// persists ("my inhaler is not helping", "the cough is not getting better"). Kept narrow: "not
     /// breathing fast" and "not responding to antibiotics" stay ordinary negations.
     static let findingsHoldingTheirCue: [(cues: Set<String>, tail: String)] = [
         (["not", "is not", "isn't", "wasn't", "aren't", "never"],
-         #"^(breathing\b(?! (fast|quickly|rapidly|hard|heavily|any))|respon(ding|sive)\b(?! (well |at all )?to (?!(me|us|you|him|her|them|voice|touch|pain|anything|anyone)\b))|waking|making (any )?sense|fad(e|es|ing)|blanch|feeding\b(?! (as|my|him|her|them))|drinking\b(?! (alcohol|as|enough|much|my))|moving\b(?! (my|his|her|it|the|around|much|about|house|on))|able to (breathe|swallow|wake|lift|move|keep|stand|speak|talk|feel)|getting enough air|peed|weed|urinated|passed (any )?urine|had a (wee|pee)|coming round|felt (the )?baby|felt (this|so) (ill|unwell|sick|bad))"#),
+         #"^(breathing\b(?! (fast|quickly|rapidly|hard|heavily|any))|respon(ding|sive)\b(?! (well |at all )?to (?!(me|us|you|him|her|them|voice|touch|pain|anything|anyone)\b))|waking|making (any )?sense|fad(e|es|ing)|blanch|feeding\b(?! (as|my|him|her|them))|drinking\b(?! (alcohol|as|enough|much|my))|moving\b(?! (my|his|her|it|the|around|much|about|house|on))|able to (breathe|swallow|wake|lift|move|keep|stand|speak|talk|feel)|getting enough air|peed|weed|urinated|passed (any )?urine|had a (wee|pee)|coming round|felt (the )?baby|felt (this|so) (ill|unwell|sick|bad)|help(ing|ed)?\b|work(ing|ed)?\b|improv(ing|ed)|getting (any )?better|settl(ing|ed)|going away)"#),
         (["no"], #"^(wet (nappy|nappies|diapers?)|(urine|pee|wee) (all|in|for|since|today)|pulse)"#),
         (["hasn't had", "has not had", "haven't had", "have not had"], #"^(a |any )?(wet (nappy|nappies|diapers?)|wee|pee)\b"#),
     ]
