@@ -14,9 +14,9 @@ public struct CompleteAnalyzer: Analyzer {
         /// Similarity at which a clause counts as expressing a symptom phrase.
         public var threshold: Float = 0.58
         /// Share of the positive clauses the condition's symptoms explain.
-        public var explained = 1.0
+        public var explained = 2.0
         /// Share of the condition's key symptoms present.
-        public var keyCoverage = 0.3
+        public var keyCoverage = 0.1
         /// Weighted share of all its symptoms present.
         public var symptomCoverage = 0.15
         /// Fused retrieval rank strength (0…1).
@@ -35,7 +35,7 @@ public struct CompleteAnalyzer: Analyzer {
         /// the question's embedding to the condition's `questionFitPhrases` closest symptom phrases,
         /// relative to the best condition. Clause matching misses what a long, run-on description
         /// says only taken together.
-        public var questionFit = 4.0
+        public var questionFit = 6.0
         public var questionFitPhrases = 10.0
 
         public init() {}
