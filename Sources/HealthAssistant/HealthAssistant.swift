@@ -115,7 +115,8 @@ public final class HealthAssistant: Sendable {
     }
 
     func indexBytes(_ store: SQLiteStore) -> Int {
-        storeBox.memo("indexBytes") { ((try? store.counts().vectors) ?? 0) * store.dimension * 5 + 4_000_000 }
+        // Vectors (fp32 + int8), and up to ~3 KB per chunk of memoised passage text.
+        storeBox.memo("indexBytes") { ((try? store.counts().vectors) ?? 0) * (store.dimension * 5 + 3_000) + 4_000_000 }
     }
 
     func withIndex<R: Sendable>(_ store: SQLiteStore, _ body: (IndexResources) async throws -> R) async throws -> R {
@@ -124,7 +125,9 @@ public final class HealthAssistant: Sendable {
 
     /// The Complete model; `index` supplies the condition profiles it is laid out by.
     func withSymptomModel<R: Sendable>(_ store: SQLiteStore, index: IndexResources, _ body: (SymptomModel) async throws -> R) async throws -> R {
-        let bytes = (try? store.artifactSize(name: SymptomModel.artifactName)) ?? 0
+        // Read once per index; while the artifact does not exist yet (built on first use), ask again.
+        let known = storeBox.memo("completeArtifactBytes") { (try? store.artifactSize(name: SymptomModel.artifactName)) ?? 0 }
+        let bytes = known > 0 ? known : (try? store.artifactSize(name: SymptomModel.artifactName)) ?? 0
         let profiles = index.profiles
         return try await cache.using("complete", bytes: max(bytes, 1_000_000), load: { [self] in
             let fp = try store.corpusFingerprint()

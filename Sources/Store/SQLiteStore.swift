@@ -96,6 +96,13 @@ public final class SQLiteStore: Sendable {
         do { return try pool.read(body) } catch { throw Self.map(error, path: path) }
     }
 
+    /// One SELECT on a reader connection without BEGIN/COMMIT around it: a single statement
+    /// already reads one consistent snapshot, and the two extra statements cost as much as a
+    /// short query (the per-question reads run hundreds of times a second in the server).
+    func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try pool.unsafeRead(body) } catch { throw Self.map(error, path: path) }
+    }
+
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try pool.write(body) } catch { throw Self.map(error, path: path) }
     }
@@ -216,6 +223,13 @@ public final class SQLiteStore: Sendable {
     /// negated so that higher is better everywhere in this package.
     public func keywordSearch(_ query: String, limit: Int, filter: SearchFilter = SearchFilter()) throws -> [(chunkID: Int64, score: Double)] {
         guard let pattern = Self.anyTokenPattern(query), limit > 0 else { return [] }
+        if filter == SearchFilter() {
+            // Unfiltered (every question): the FTS table alone, no joins, one cached statement.
+            return try readStatement { db in
+                let statement = try db.cachedStatement(sql: "SELECT rowid, bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?")
+                return try Row.fetchAll(statement, arguments: [pattern, limit]).map { ($0[0] as Int64, -($0[1] as Double)) }
+            }
+        }
         var sql = """
             SELECT c.id, bm25(chunks_fts) AS score FROM chunks_fts
             JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.documentId
@@ -248,7 +262,7 @@ public final class SQLiteStore: Sendable {
     /// Chunks with their documents, by id.
     public func chunks(ids: [Int64]) throws -> [Int64: StoredChunk] {
         guard !ids.isEmpty else { return [:] }
-        return try read { db in
+        return try readStatement { db in
             let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
             let rows = try Row.fetchAll(db, sql: """
                 SELECT c.id, d.path, d.title, d.kind, c.ordinal, c.heading_path, c.text, c.token_count
@@ -285,7 +299,7 @@ public final class SQLiteStore: Sendable {
 
     /// The chunks of one document, in order.
     public func chunks(documentPath: String) throws -> [StoredChunk] {
-        try read { db in
+        try readStatement { db in
             try Row.fetchAll(db, sql: """
                 SELECT c.id, d.path, d.title, d.kind, c.ordinal, c.heading_path, c.text, c.token_count
                 FROM chunks c JOIN documents d ON d.id = c.documentId WHERE d.path = ? ORDER BY c.ordinal

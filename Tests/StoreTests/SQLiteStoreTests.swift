@@ -113,6 +113,10 @@ struct SQLiteStoreTests {
         // FTS5 syntax in user text is neutralised, never an SQL error.
         #expect(try store.keywordSearch("((( \"\" )))", limit: 10).isEmpty)
         #expect(try store.keywordSearch("\"vomits AND OR NEAR(", limit: 10).count == 2)
+        // The unfiltered search (FTS table alone) and a filtered one that keeps everything agree.
+        let everything = try store.keywordSearch("vomited", limit: 10, filter: SearchFilter(pathPrefix: ""))
+        #expect(everything.map(\.chunkID) == hits.map(\.chunkID))
+        #expect(zip(everything, hits).allSatisfy { abs($0.score - $1.score) < 1e-9 })
     }
 
     @Test func keywordFiltersApplyBeforeTheLimit() throws {

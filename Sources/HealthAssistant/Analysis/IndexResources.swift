@@ -12,6 +12,26 @@ public struct IndexResources: Sendable {
     public let symptomLexicon: SymptomLexicon
     /// Advice sentences per condition, filled as answers need them.
     let adviceMemo = LockedMemo<AdviceSections>()
+    /// Cited passages by chunk id, and each condition's passages by path: answers keep citing the
+    /// same few hundred passages, so after warm-up they come from memory, not SQLite. Bounded by
+    /// the corpus (its text is a few MB; `HealthAssistant.indexBytes` budgets for it).
+    let chunkMemo = LockedMemo<StoredChunk>()
+    let documentChunksMemo = LockedMemo<[StoredChunk]>()
+
+    /// Chunks by id, read from the store only the first time each is needed.
+    func chunks(ids: [Int64]) throws -> [Int64: StoredChunk] {
+        let (found, missing) = chunkMemo.values(for: ids.map(String.init))
+        var out = Dictionary(uniqueKeysWithValues: found.values.map { ($0.id, $0) })
+        let read = try store.chunks(ids: missing.compactMap { Int64($0) })
+        chunkMemo.insert(Dictionary(uniqueKeysWithValues: read.map { (String($0.key), $0.value) }))
+        out.merge(read) { a, _ in a }
+        return out
+    }
+
+    /// One document's chunks in order (empty if it cannot be read).
+    func chunks(documentPath: String) -> [StoredChunk] {
+        documentChunksMemo.value(for: documentPath) { (try? store.chunks(documentPath: documentPath)) ?? [] }
+    }
 
     public static func load(store: SQLiteStore) throws -> IndexResources {
         let index = ExactVectorIndex(table: try store.loadVectorTable())

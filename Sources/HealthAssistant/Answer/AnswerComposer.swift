@@ -69,14 +69,14 @@ struct AnswerComposer: Sendable {
         for r in results {
             if let d = table.document(ofChunk: r.chunkID), citedPaths.contains(d.path), covered.insert(d.path).inserted { wanted.insert(r.chunkID) }
         }
-        let chunks = try store.chunks(ids: results.map(\.chunkID).filter(wanted.contains))
-        let citations = cite(results: results, chunks: chunks, conditions: shown.prefix(3).map(\.profile), store: store)
+        let chunks = try index.chunks(ids: results.map(\.chunkID).filter(wanted.contains))
+        let citations = cite(results: results, chunks: chunks, conditions: shown.prefix(3).map(\.profile), index: index)
         let crisis = flags.contains { $0.crisis }
         var answer = Answer(
             triage: .init(level: triage.level, reason: triage.reason),
             conditions: conditions,
             redFlags: flags.map { .init(flag: $0.flag, clause: $0.clause, condition: $0.condition) },
-            advice: advice(level: triage.level, top: shown.first?.profile, crisis: crisis, store: store, memo: index.adviceMemo),
+            advice: advice(level: triage.level, top: shown.first?.profile, crisis: crisis, index: index),
             citations: citations,
             model: .init(name: analyzer.name, reason: decision.reason),
             timings: [
@@ -125,11 +125,11 @@ struct AnswerComposer: Sendable {
     }
 
     /// Numbered citations: the best-ranked passage of each leading condition, then general topics.
-    func cite(results: [HybridRetriever.Result], chunks: [Int64: StoredChunk], conditions: [ConditionProfile], store: SQLiteStore) -> [Answer.Citation] {
+    func cite(results: [HybridRetriever.Result], chunks: [Int64: StoredChunk], conditions: [ConditionProfile], index: IndexResources) -> [Answer.Citation] {
         var picked: [StoredChunk] = []
         for p in conditions {
             if let best = results.lazy.compactMap({ chunks[$0.chunkID] }).first(where: { $0.documentPath == p.path }) { picked.append(best) }
-            else if let first = (try? store.chunks(documentPath: p.path))?.first(where: { $0.headingPath.hasSuffix("Overview") }) { picked.append(first) }
+            else if let first = index.chunks(documentPath: p.path).first(where: { $0.headingPath.hasSuffix("Overview") }) { picked.append(first) }
         }
         for r in results {
             guard picked.count < 5, let c = chunks[r.chunkID],
@@ -141,12 +141,12 @@ struct AnswerComposer: Sendable {
         }
     }
 
-    func advice(level: TriageLevel, top: ConditionProfile?, crisis: Bool, store: SQLiteStore, memo: LockedMemo<AdviceSections>) -> [String] {
+    func advice(level: TriageLevel, top: ConditionProfile?, crisis: Bool, index: IndexResources) -> [String] {
         var out = [level.meaning]
         if crisis { out.append("You do not have to face this alone: talk to someone now — call or text 988 (US) or Samaritans on 116 123 (UK).") }
         guard let top, !crisis else { return out }
-        let sections = memo.value(for: top.path) {
-            let chunks = (try? store.chunks(documentPath: top.path)) ?? []
+        let sections = index.adviceMemo.value(for: top.path) {
+            let chunks = index.chunks(documentPath: top.path)
             func firstSentences(_ heading: String, _ n: Int) -> String? {
                 guard let c = chunks.first(where: { $0.headingPath.hasSuffix(heading) }) else { return nil }
                 return Chunker.sentences(c.text).prefix(n).joined(separator: " ").replacingOccurrences(of: "**", with: "")

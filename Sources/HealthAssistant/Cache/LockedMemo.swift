@@ -14,5 +14,16 @@ final class LockedMemo<Value: Sendable>: @unchecked Sendable {
         return value
     }
 
+    /// The values already computed for `keys`, and the keys still missing (for batched reads).
+    func values(for keys: [String]) -> (found: [String: Value], missing: [String]) {
+        lock.withLock {
+            var found: [String: Value] = [:], missing: [String] = []
+            for k in keys { if let v = values[k] { found[k] = v } else { missing.append(k) } }
+            return (found, missing)
+        }
+    }
+
+    func insert(_ newValues: [String: Value]) { lock.withLock { values.merge(newValues) { _, new in new } } }
+
     func removeAll() { lock.withLock { values = [:] } }
 }
