@@ -128,10 +128,10 @@ public final class HealthAssistant: Sendable {
         // Read once per index; while the artifact does not exist yet (built on first use), ask again.
         let known = storeBox.memo("completeArtifactBytes") { (try? store.artifactSize(name: SymptomModel.artifactName)) ?? 0 }
         let bytes = known > 0 ? known : (try? store.artifactSize(name: SymptomModel.artifactName)) ?? 0
-        let profiles = index.profiles
+        let profiles = index.profiles, lexicon = index.symptomLexicon
         return try await cache.using("complete", bytes: max(bytes, 1_000_000), load: { [self] in
             let fp = try store.corpusFingerprint()
-            if let m = try SymptomModel.load(from: store, fingerprint: fp, profiles: profiles) { return m }
+            if let m = try SymptomModel.load(from: store, fingerprint: fp, profiles: profiles, lexicon: lexicon) { return m }
             return try await withEmbedder { try SymptomModel.ensure(store: store, embedder: $0, profiles: profiles) }
         }, body)
     }

@@ -21,9 +21,10 @@ public struct SymptomModel: Sendable {
     /// Each entry's symptom weight (key 1, typical 0.6, occasional 0.3).
     var entryWeights: [Float] = []
 
-    init(profiles: [ConditionProfile], entries: [Entry], phrases: Matrix, flagEntries: [Entry], flags: Matrix) {
+    /// `lexicon`: the index's, when it was built from these same profiles (saves building it twice).
+    init(profiles: [ConditionProfile], entries: [Entry], phrases: Matrix, flagEntries: [Entry], flags: Matrix, lexicon: SymptomLexicon? = nil) {
         self.profiles = profiles; self.entries = entries; self.phrases = phrases; self.flagEntries = flagEntries; self.flags = flags
-        lexicon = SymptomLexicon(profiles: profiles)
+        self.lexicon = lexicon ?? SymptomLexicon(profiles: profiles)
         entryWeights = entries.map { Float(profiles[$0.condition].symptoms[$0.symptom].weightValue) }
     }
 
@@ -72,7 +73,7 @@ public struct SymptomModel: Sendable {
 
     /// The stored model if it was built from the current corpus (`profiles` as the index loaded
     /// them; nil when anything does not line up, so the caller rebuilds).
-    public static func load(from store: SQLiteStore, fingerprint: String, profiles: [ConditionProfile]) throws -> SymptomModel? {
+    public static func load(from store: SQLiteStore, fingerprint: String, profiles: [ConditionProfile], lexicon: SymptomLexicon? = nil) throws -> SymptomModel? {
         guard let a = try store.artifact(name: artifactName), a.fingerprint == fingerprint,
               let meta = try? JSONDecoder().decode(Meta.self, from: Data(a.meta.utf8)) else { return nil }
         let (entries, flagEntries) = Self.entries(of: profiles)
@@ -87,7 +88,7 @@ public struct SymptomModel: Sendable {
             phrases.storage.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: all.baseAddress!, count: split) }
             flags.storage.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: all.baseAddress! + split, count: all.count - split) }
         }
-        return SymptomModel(profiles: profiles, entries: entries, phrases: phrases, flagEntries: flagEntries, flags: flags)
+        return SymptomModel(profiles: profiles, entries: entries, phrases: phrases, flagEntries: flagEntries, flags: flags, lexicon: lexicon)
     }
 
     /// Builds (or reuses) the stored model for the store's current corpus.

@@ -57,6 +57,11 @@ enum TextMatch {
 
     /// Variants of a corpus symptom name: "stiff neck / neck stiffness" → ["stiff neck", "neck stiffness"].
     static func variants(_ name: String) -> [String] {
-        name.components(separatedBy: "/").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        // Swift's own split and trim: Foundation's components(separatedBy:) bridged every symptom
+        // name of every condition through NSString on each index load.
+        name.split(separator: "/").compactMap { part in
+            guard let first = part.firstIndex(where: { !$0.isWhitespace }), let last = part.lastIndex(where: { !$0.isWhitespace }) else { return nil }
+            return String(part[first...last])
+        }
     }
 }
