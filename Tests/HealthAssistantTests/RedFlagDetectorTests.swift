@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import HealthAssistant
 
@@ -116,5 +117,28 @@ struct RedFlagDetectorTests {
         #expect(AnswerComposer.saysOnlyPartOf("shivering has stopped", clause: "shivering"))
         #expect(!AnswerComposer.saysOnlyPartOf("shivering has stopped", clause: "the shivering has stopped"))
         #expect(!AnswerComposer.saysOnlyPartOf("blue lips", clause: "his lips turned blue"))
+    }
+
+    /// A table of lay sentences per rule (Fixtures/red_flag_battery.jsonl, from the safety review):
+    /// real emergencies that must fire a rule on their own, without help from the ranking, and
+    /// ordinary sentences that must not raise an emergency (or, for "below-urgent", any warning sign).
+    @Test func batteryOfLaySentences() throws {
+        struct Case: Decodable { let text: String; let expect: String }
+        let url = try #require(Bundle.module.url(forResource: "red_flag_battery", withExtension: "jsonl", subdirectory: "Fixtures"))
+        let cases = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { try JSONDecoder().decode(Case.self, from: Data($0.utf8)) }
+        #expect(cases.count >= 250)
+        var wrong: [String] = []
+        for c in cases {
+            let worst = flags(c.text).map(\.level).max()
+            let ok: Bool
+            switch c.expect {
+            case "emergency": ok = worst == .emergency
+            case "no-emergency": ok = worst != .emergency
+            case "below-urgent": ok = worst.map { $0 < .urgent } ?? true
+            default: ok = false
+            }
+            if !ok { wrong.append("[\(c.expect)] \(c.text) → \(flags(c.text).map { "\($0.level.rawValue): \($0.flag)" })") }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) of \(cases.count):\n\(wrong.joined(separator: "\n"))")
     }
 }

@@ -75,7 +75,7 @@ enum SafetyRules {
                    // anxiety, is not anaphylaxis by itself; any airway or allergy sign overrides that.
                    extra: { f in
                        let t = f.text.lowercased()
-                       let localCause = t.regexRange(#"tonsil|strep|glandular|cold sore|tooth|teeth|dental|dentist|filling|abscess|anxi|panic|chapped|dry lips"#) != nil
+                       let localCause = t.regexRange(#"tonsil|strep|glandular|cold sore|tooth|teeth|dental|dentist|filling|abscess|bit (my|his|her|it)|bitten|anxi|panic|stress|dry|chapped|sunburn|\b(a|the|my|this) cold\b|cold weather|flu\b|sore throat"#) != nil
                        return !localCause || f.text.lowercased().regexRange(#"anaphyla|epipen|allerg|sting|stung|peanut|nuts?\b|shellfish|closing|can'?t (breathe|swallow)|struggling|wheez|hoarse|voice|faint|dizz|collaps|hives|all over|tongue"#) != nil
                    }),
         SafetyRule(flag: "vomiting or coughing up blood, or black stools", level: .emergency,
