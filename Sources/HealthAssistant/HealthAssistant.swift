@@ -219,7 +219,7 @@ public final class HealthAssistant: Sendable {
         defer { embedding?.cancel() }
         return try await withIndex(store) { index in
             guard let embedding else {
-                return try composer.keywordOnly(findings: findings, index: index, store: store, maxConditions: options.maxConditions,
+                return try composer.keywordOnly(findings: findings, index: index, maxConditions: options.maxConditions,
                                                 reason: "Keyword-only (BM25) answer, as requested.", started: t0)
             }
             // The keyword half of retrieval needs no vector: run it while the embedding finishes.
@@ -229,7 +229,7 @@ public final class HealthAssistant: Sendable {
                 vectors = try await embedding.value
             } catch let error as EmbeddingError {
                 // The model is unavailable: still answer, from keywords alone, and say so.
-                return try composer.keywordOnly(findings: findings, index: index, store: store, maxConditions: options.maxConditions,
+                return try composer.keywordOnly(findings: findings, index: index, maxConditions: options.maxConditions,
                                                 reason: "The embedding model is unavailable (\(error)); this answer uses keyword search only.", started: t0)
             }
             let tEmbed = Date()
@@ -237,12 +237,12 @@ public final class HealthAssistant: Sendable {
             let clauseVectors = Matrix(rows: vectors.rows - 1, cols: vectors.cols, storage: Array(vectors.storage[vectors.cols...]))
             if decision.choice == .complete {
                 return try await withSymptomModel(store, index: index) { model in
-                    try composer.compose(findings: findings, queryVector: queryVector, clauseVectors: clauseVectors, index: index, store: store,
+                    try composer.compose(findings: findings, queryVector: queryVector, clauseVectors: clauseVectors, index: index,
                                          analyzer: CompleteAnalyzer(model: model, weights: options.completeWeights), flagModel: model, decision: decision,
                                          maxConditions: options.maxConditions, times: (t0, tParse, tEmbed), keywordResults: keyword)
                 }
             }
-            return try composer.compose(findings: findings, queryVector: queryVector, clauseVectors: nil, index: index, store: store,
+            return try composer.compose(findings: findings, queryVector: queryVector, clauseVectors: nil, index: index,
                                         analyzer: LiteAnalyzer(), flagModel: nil, decision: decision,
                                         maxConditions: options.maxConditions, times: (t0, tParse, tEmbed), keywordResults: keyword)
         }

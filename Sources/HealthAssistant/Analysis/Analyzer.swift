@@ -27,12 +27,12 @@ public struct AnalysisInput: Sendable {
     /// The profiles' symptom variants by stem (see `IndexResources.symptomLexicon`); nil = built on demand.
     public var symptomLexicon: SymptomLexicon?
     /// The whole question's embedding, if an embedder was available.
-    public var queryVector: [Float]? = nil
+    public var queryVector: [Float]?
 
     public init(findings: Findings, profiles: [ConditionProfile], retrieval: [String: Double], clauseVectors: Matrix?,
-                dense: [String: Double] = [:], symptomLexicon: SymptomLexicon? = nil) {
+                dense: [String: Double] = [:], symptomLexicon: SymptomLexicon? = nil, queryVector: [Float]? = nil) {
         self.findings = findings; self.profiles = profiles; self.retrieval = retrieval; self.clauseVectors = clauseVectors
-        self.dense = dense; self.symptomLexicon = symptomLexicon
+        self.dense = dense; self.symptomLexicon = symptomLexicon; self.queryVector = queryVector
     }
 }
 

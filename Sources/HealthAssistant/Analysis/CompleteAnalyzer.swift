@@ -36,7 +36,9 @@ public struct CompleteAnalyzer: Analyzer {
         /// relative to the best condition. Clause matching misses what a long, run-on description
         /// says only taken together.
         public var questionFit = 6.0
-        public var questionFitPhrases = 10.0
+        /// How many of a condition's closest symptom phrases `questionFit` averages: enough that one
+        /// lucky phrase does not decide, few enough that long symptom lists are not diluted.
+        public var questionFitPhrases = 10
 
         public init() {}
 
@@ -57,7 +59,7 @@ public struct CompleteAnalyzer: Analyzer {
                 case "prior": prior = v
                 case "cantMiss": cantMiss = v
                 case "questionFit": questionFit = v
-                case "questionFitPhrases": questionFitPhrases = v
+                case "questionFitPhrases": questionFitPhrases = max(1, Int(v))
                 default: throw WeightsError.bad(String(pair))
                 }
             }
@@ -150,7 +152,7 @@ public struct CompleteAnalyzer: Analyzer {
         let sims = BLAS.matmul(Matrix(rows: 1, cols: q.count, storage: q), model.phrases, transposeB: true).storage
         var byCondition: [[Float]] = model.profiles.map { _ in [] }
         for (e, entry) in model.entries.enumerated() { byCondition[entry.condition].append(sims[e]) }
-        let n = max(1, Int(weights.questionFitPhrases))
+        let n = max(1, weights.questionFitPhrases)
         for (ci, s) in byCondition.enumerated() where !s.isEmpty {
             let closest = s.sorted(by: >).prefix(n)
             fit[ci] = Double(closest.reduce(0, +)) / Double(closest.count)

@@ -23,7 +23,7 @@ struct AnswerComposer: Sendable {
         return strength.mapValues { $0 / top }
     }
 
-    func compose(findings: Findings, queryVector: [Float]?, clauseVectors: Matrix?, index: IndexResources, store: SQLiteStore,
+    func compose(findings: Findings, queryVector: [Float]?, clauseVectors: Matrix?, index: IndexResources,
                  analyzer: any Analyzer, flagModel: SymptomModel?, decision: ModelSelector.Decision, maxConditions: Int,
                  times: (start: Date, parsed: Date, embedded: Date), degraded: String? = nil,
                  keywordResults: [(chunkID: Int64, score: Double)]? = nil) throws -> Answer {
@@ -37,9 +37,8 @@ struct AnswerComposer: Sendable {
             let best = index.retriever.index.bestScorePerDocument(queryVector)
             for (i, d) in table.documents.enumerated() where d.kind == "condition" { dense[d.path] = Double(best[i]) }
         }
-        var input = AnalysisInput(findings: findings, profiles: index.profiles, retrieval: retrievalStrength(results, table: table),
-                                  clauseVectors: clauseVectors, dense: dense, symptomLexicon: index.symptomLexicon)
-        input.queryVector = queryVector
+        let input = AnalysisInput(findings: findings, profiles: index.profiles, retrieval: retrievalStrength(results, table: table),
+                                  clauseVectors: clauseVectors, dense: dense, symptomLexicon: index.symptomLexicon, queryVector: queryVector)
         let ranked = Array(analyzer.rank(input).prefix(max(10, maxConditions)))
         var flags = detector.detect(findings, candidates: ranked.prefix(5).map(\.profile))
         // Words of suicide or self-harm phrased in ways no rule anticipated still reach the
@@ -89,9 +88,9 @@ struct AnswerComposer: Sendable {
         return answer
     }
 
-    func keywordOnly(findings: Findings, index: IndexResources, store: SQLiteStore, maxConditions: Int, reason: String, started: Date) throws -> Answer {
+    func keywordOnly(findings: Findings, index: IndexResources, maxConditions: Int, reason: String, started: Date) throws -> Answer {
         let now = Date()
-        return try compose(findings: findings, queryVector: nil, clauseVectors: nil, index: index, store: store, analyzer: LiteAnalyzer(),
+        return try compose(findings: findings, queryVector: nil, clauseVectors: nil, index: index, analyzer: LiteAnalyzer(),
                            flagModel: nil, decision: .init(choice: .lite, reason: reason), maxConditions: maxConditions,
                            times: (started, now, now), degraded: "bm25-only")
     }
