@@ -104,12 +104,16 @@ public struct FindingsParser: Sendable {
         return Self.predicateStarts.contains(String(first))
     }
 
+    /// Each cue as a whole-word regex, compiled once (this runs for every clause of every question).
+    static let negationCueRegexes: [(cue: String, regex: NSRegularExpression)] = negationCues.map {
+        ($0, CompiledPatterns.shared.regex("\\b" + NSRegularExpression.escapedPattern(for: $0) + "\\b"))
+    }
+
     /// The first negation cue in a clause (as a whole word), if any.
     func negationStart(_ clause: String) -> Range<String.Index>? {
         var best: Range<String.Index>?
-        for cue in Self.negationCues {
-            let pattern = "\\b" + NSRegularExpression.escapedPattern(for: cue) + "\\b"
-            if let r = clause.regexRange(pattern),
+        for (cue, regex) in Self.negationCueRegexes {
+            if let m = regex.firstMatch(in: clause, range: NSRange(clause.startIndex..., in: clause)), let r = Range(m.range, in: clause),
                best == nil || r.lowerBound < best!.lowerBound || (r.lowerBound == best!.lowerBound && r.upperBound > best!.upperBound) {
                 // "no longer", "not sure", "not only", "never mind" are not negations of a symptom.
                 let tail = clause[r.upperBound...].trimmingCharacters(in: .whitespaces)
