@@ -39,3 +39,20 @@ struct CompleteAnalyzerTests {
         #expect(CompleteAnalyzer(model: model).questionFit(nil) == [0, 0])
     }
 }
+
+extension CompleteAnalyzerTests {
+    /// Clauses close to a condition's phrases, though below the match threshold, still favour it.
+    @Test func nearMissClausesLeanTowardsTheirCondition() throws {
+        let findings = FindingsParser().parse("zzq and qqz")
+        #expect(findings.positive.count == 2)
+        let clauses = Matrix(rows: 2, cols: 4, storage: [0.5, 0, 0.3, 0, 0, 0.5, 0, 0.3])
+        let input = AnalysisInput(findings: findings, profiles: model.profiles, retrieval: [:], clauseVectors: clauses)
+        let ranked = CompleteAnalyzer(model: model).rank(input)
+        #expect(ranked.first?.profile.id == "a")
+        #expect(ranked.allSatisfy { $0.matched.isEmpty })
+        let flat = CompleteAnalyzer(model: model, weights: try .init(parsing: "clauseFit=0")).rank(input)
+        #expect(abs(flat[0].score - flat[1].score) < 1e-9)
+        // The gap is the weight times the difference in mean nearest similarity (0.5 − 0.3).
+        #expect(abs((ranked[0].score - ranked[1].score) - 3 * 0.2) < 1e-6)
+    }
+}

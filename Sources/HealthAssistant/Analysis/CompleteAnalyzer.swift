@@ -39,6 +39,10 @@ public struct CompleteAnalyzer: Analyzer {
         /// How many of a condition's closest symptom phrases `questionFit` averages: enough that one
         /// lucky phrase does not decide, few enough that long symptom lists are not diluted.
         public var questionFitPhrases = 10
+        /// Each positive clause's best similarity to any of the condition's symptom phrases, with no
+        /// threshold, averaged over the clauses and relative to the best condition: near misses
+        /// ("bumps like knots" against "nodules") still say which condition the clauses lean to.
+        public var clauseFit = 3.0
 
         public init() {}
 
@@ -60,6 +64,7 @@ public struct CompleteAnalyzer: Analyzer {
                 case "cantMiss": cantMiss = v
                 case "questionFit": questionFit = v
                 case "questionFitPhrases": questionFitPhrases = max(1, Int(v))
+                case "clauseFit": clauseFit = v
                 default: throw WeightsError.bad(String(pair))
                 }
             }
@@ -68,7 +73,7 @@ public struct CompleteAnalyzer: Analyzer {
         public enum WeightsError: Error, CustomStringConvertible {
             case bad(String)
             public var description: String {
-                if case .bad(let s) = self { return "bad weight '\(s)': use name=value with threshold, explained, keyCoverage, symptomCoverage, retrieval, dense, denied, prior, cantMiss, questionFit or questionFitPhrases" }
+                if case .bad(let s) = self { return "bad weight '\(s)': use name=value with threshold, explained, keyCoverage, symptomCoverage, retrieval, dense, denied, prior, cantMiss, questionFit, questionFitPhrases or clauseFit" }
                 return ""
             }
         }
@@ -96,6 +101,7 @@ public struct CompleteAnalyzer: Analyzer {
         var neg = pos
         // Which clause explains each symptom best, for "explained findings".
         var clauseBest: [[Float]] = profiles.map { _ in [Float](repeating: 0, count: clauses.count) }
+        var clauseNearest = clauseBest
         for (e, entry) in model.entries.enumerated() {
             let w = model.entryWeights[e]
             for (c, clause) in clauses.enumerated() {
@@ -107,12 +113,14 @@ public struct CompleteAnalyzer: Analyzer {
                     pos[entry.condition][entry.symptom] = max(pos[entry.condition][entry.symptom], s)
                     let credit = s >= threshold ? s * (0.55 + 0.45 * w) : 0
                     clauseBest[entry.condition][c] = max(clauseBest[entry.condition][c], credit)
+                    clauseNearest[entry.condition][c] = max(clauseNearest[entry.condition][c], s)
                 }
             }
         }
         let positiveCount = max(1, clauses.filter { !$0.negated }.count)
         let questionFit = weights.questionFit != 0 ? self.questionFit(input.queryVector) : [Double](repeating: 0, count: profiles.count)
         let topDense = input.dense.values.max() ?? 0
+        let clauseFit = Self.relativeToBest(clauseNearest.map { Double($0.reduce(0, +)) / Double(positiveCount) })
         return profiles.enumerated().compactMap { ci, p -> RankedCondition? in
             var matched: [String] = [], missing: [String] = [], contradicted: [String] = []
             var keyTotal = 0.0, keyHit = 0.0, weightHit = 0.0, weightTotal = 0.0, denied = 0.0
@@ -139,7 +147,7 @@ public struct CompleteAnalyzer: Analyzer {
             let w = weights
             let score = w.explained * explained + w.keyCoverage * keyCoverage + w.symptomCoverage * (weightTotal > 0 ? weightHit / weightTotal : 0)
                 + w.retrieval * retrieval + w.dense * dense - w.denied * denied + w.prior * p.prior(for: f)
-                + (p.triage == .emergency ? w.cantMiss * keyCoverage : 0) + w.questionFit * questionFit[ci]
+                + (p.triage == .emergency ? w.cantMiss * keyCoverage : 0) + w.questionFit * questionFit[ci] + w.clauseFit * clauseFit[ci]
             return RankedCondition(profile: p, score: score, keyCoverage: keyCoverage, matched: matched, missing: missing, contradicted: contradicted)
         }.sorted { $0.score > $1.score }
     }
@@ -157,7 +165,12 @@ public struct CompleteAnalyzer: Analyzer {
             let closest = s.sorted(by: >).prefix(n)
             fit[ci] = Double(closest.reduce(0, +)) / Double(closest.count)
         }
-        let best = fit.max() ?? 0
-        return fit.map { $0 - best }
+        return Self.relativeToBest(fit)
+    }
+
+    /// Each value minus the largest: 0 for the best condition, negative for the rest.
+    static func relativeToBest(_ values: [Double]) -> [Double] {
+        let best = values.max() ?? 0
+        return values.map { $0 - best }
     }
 }
