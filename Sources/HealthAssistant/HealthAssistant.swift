@@ -125,9 +125,8 @@ public final class HealthAssistant: Sendable {
 
     /// The Complete model; `index` supplies the condition profiles it is laid out by.
     func withSymptomModel<R: Sendable>(_ store: SQLiteStore, index: IndexResources, _ body: (SymptomModel) async throws -> R) async throws -> R {
-        // Read once per index; while the artifact does not exist yet (built on first use), ask again.
-        let known = storeBox.memo("completeArtifactBytes") { (try? store.artifactSize(name: SymptomModel.artifactName)) ?? 0 }
-        let bytes = known > 0 ? known : (try? store.artifactSize(name: SymptomModel.artifactName)) ?? 0
+        // Read once per index (the artifact is built on first use, so until then, ask each time).
+        let bytes = storeBox.memoOnceKnown("completeArtifactBytes") { (try? store.artifactSize(name: SymptomModel.artifactName)) ?? 0 }
         let profiles = index.profiles, lexicon = index.symptomLexicon
         return try await cache.using("complete", bytes: max(bytes, 1_000_000), load: { [self] in
             let fp = try store.corpusFingerprint()
@@ -319,6 +318,14 @@ final class StoreBox: @unchecked Sendable {
     }
 
     func memo(_ key: String, _ compute: () -> Int) -> Int { memos.value(for: key, compute) }
+
+    /// Like `memo`, but a zero (not known yet) is not remembered, so it is asked again next time.
+    func memoOnceKnown(_ key: String, _ compute: () -> Int) -> Int {
+        if let known = memos.values(for: [key]).found[key] { return known }
+        let value = compute()
+        if value > 0 { memos.insert([key: value]) }
+        return value
+    }
 
     func forgetMemos() { memos.removeAll() }
 }

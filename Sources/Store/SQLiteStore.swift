@@ -223,7 +223,7 @@ public final class SQLiteStore: Sendable {
     /// negated so that higher is better everywhere in this package.
     public func keywordSearch(_ query: String, limit: Int, filter: SearchFilter = SearchFilter()) throws -> [(chunkID: Int64, score: Double)] {
         guard let pattern = Self.anyTokenPattern(query), limit > 0 else { return [] }
-        if filter == SearchFilter() {
+        if filter.isEmpty {
             // Unfiltered (every question): the FTS table alone, no joins, one cached statement.
             return try readStatement { db in
                 let statement = try db.cachedStatement(sql: "SELECT rowid, bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?")

@@ -53,6 +53,22 @@ struct FindingsParserTests {
         // A symptom that persists despite treatment is still the person's symptom.
         #expect(parser.parse("my cough is not getting better").negative.isEmpty)
         #expect(parser.parse("the cream is not working on my rash").negative.isEmpty)
+        // …but a later "not" in the same clause still denies.
+        #expect(parser.parse("the inhaler is not helping and I am not wheezing").negative.contains { $0.contains("wheezing") })
+    }
+
+    @Test func historyIsDeniedOnlyByACueAndSetFillers() {
+        #expect(parser.parse("non-insulin dependent diabetes, sore on my foot").history.contains("diabetes"))
+        #expect(parser.parse("not well controlled diabetes").history.contains("diabetes"))
+        #expect(parser.parse("not sure if warfarin matters").history.contains("on blood thinners"))
+        #expect(!parser.parse("no known heart disease").history.contains("heart disease"))
+        #expect(!parser.parse("I have never had diabetes").history.contains("diabetes"))
+    }
+
+    @Test func theHighestTemperatureReadingCounts() {
+        #expect(parser.parse("temperature was 37.5 this morning, now it's 38.6").vitals.temperatureC == 38.6)
+        #expect(parser.parse("temp 39 yesterday, 37.2 today").vitals.temperatureC == 39)
+        #expect(parser.parse("I took 37.5 mg of something, temperature normal").vitals.temperatureC == nil)
     }
 
     @Test(arguments: [

@@ -63,7 +63,7 @@ public struct CompleteAnalyzer: Analyzer {
                 case "prior": prior = v
                 case "cantMiss": cantMiss = v
                 case "questionFit": questionFit = v
-                case "questionFitPhrases": questionFitPhrases = max(1, Int(v))
+                case "questionFitPhrases" where v.isFinite: questionFitPhrases = max(1, Int(min(v, 1_000)))
                 case "clauseFit": clauseFit = v
                 default: throw WeightsError.bad(String(pair))
                 }
@@ -118,7 +118,7 @@ public struct CompleteAnalyzer: Analyzer {
             }
         }
         let positiveCount = max(1, clauses.filter { !$0.negated }.count)
-        let questionFit = weights.questionFit != 0 ? self.questionFit(input.queryVector) : [Double](repeating: 0, count: profiles.count)
+        let questionFit = weights.questionFit != 0 ? self.questionFit(Self.affirmedVector(input)) : [Double](repeating: 0, count: profiles.count)
         let topDense = input.dense.values.max() ?? 0
         let clauseFit = Self.relativeToBest(clauseNearest.map { Double($0.reduce(0, +)) / Double(positiveCount) })
         return profiles.enumerated().compactMap { ci, p -> RankedCondition? in
@@ -166,6 +166,19 @@ public struct CompleteAnalyzer: Analyzer {
             fit[ci] = Double(closest.reduce(0, +)) / Double(closest.count)
         }
         return Self.relativeToBest(fit)
+    }
+
+    /// The question's vector for `questionFit`: the whole question, unless it denies something ("no
+    /// chest pain, just a cough"), when the mean of its positive clauses stands in, so the denied
+    /// symptoms do not pull their conditions up.
+    static func affirmedVector(_ input: AnalysisInput) -> [Float]? {
+        let clauses = input.findings.clauses
+        guard clauses.contains(where: \.negated), let cv = input.clauseVectors, cv.rows == clauses.count else { return input.queryVector }
+        var mean = [Float](repeating: 0, count: cv.cols)
+        for (c, clause) in clauses.enumerated() where !clause.negated { for j in 0..<cv.cols { mean[j] += cv[c, j] } }
+        let norm = mean.reduce(0) { $0 + $1 * $1 }.squareRoot()
+        guard norm > 0 else { return input.queryVector }
+        return mean.map { $0 / norm }
     }
 
     /// Each value minus the largest: 0 for the best condition, negative for the rest.

@@ -112,28 +112,38 @@ public struct FindingsParser: Sendable {
     /// The first negation cue in a clause (as a whole word), if any.
     func negationStart(_ clause: String) -> Range<String.Index>? {
         var best: Range<String.Index>?
+        // Every occurrence of every cue: when the first "not" is not a denial ("not helping"), a
+        // later one ("and I am not wheezing") may still be.
         for (cue, regex) in Self.negationCueRegexes {
-            if let m = regex.firstMatch(in: clause, range: NSRange(clause.startIndex..., in: clause)), let r = Range(m.range, in: clause),
-               best == nil || r.lowerBound < best!.lowerBound || (r.lowerBound == best!.lowerBound && r.upperBound > best!.upperBound) {
-                // "no longer", "not sure", "not only", "never mind" are not negations of a symptom.
+            for m in regex.matches(in: clause, range: NSRange(clause.startIndex..., in: clause)) {
+                guard let r = Range(m.range, in: clause),
+                      best == nil || r.lowerBound < best!.lowerBound || (r.lowerBound == best!.lowerBound && r.upperBound > best!.upperBound)
+                else { continue }
                 let tail = clause[r.upperBound...].trimmingCharacters(in: .whitespaces)
-                if ["longer", "sure", "only", "mind", "better", "improving", "getting better", "stop", "stopping", "go away", "going away"].contains(where: { tail.hasPrefix($0) }) { continue }
+                // "no longer", "not sure", "not only", "never mind", "not getting better": not a
+                // denial of a symptom.
+                if Self.notADenial.contains(where: { tail.hasPrefix($0) }) { continue }
                 // "not breathing", "not responding", "does not fade", "no wet nappies": here the
                 // negation word is part of the finding, and a red flag, not its denial.
                 if Self.findingsHoldingTheirCue.contains(where: { $0.cues.contains(cue) && tail.regexRange($0.tail) != nil }) { continue }
                 best = r
+                break
             }
         }
         return best
     }
 
+    /// What may follow a negation word without making it a denial: a turn of phrase, or a symptom
+    /// that persists despite treatment ("my inhaler is not helping", "the cream is not working").
+    static let notADenial = ["longer", "sure", "only", "mind", "better", "improving", "getting better", "getting any better", "stop", "stopping",
+                             "go away", "going away", "helping", "helped", "help", "working", "worked", "work", "settling", "settled"]
+
     /// Negation cues, and what may follow them, in findings that are themselves red flags: "not
-    /// breathing", "isn't responding", "no wet nappies", "hasn't had a wee", or that say a symptom
-    /// persists ("my inhaler is not helping", "the cough is not getting better"). Kept narrow: "not
+    /// breathing", "isn't responding", "no wet nappies", "hasn't had a wee". Kept narrow: "not
     /// breathing fast" and "not responding to antibiotics" stay ordinary negations.
     static let findingsHoldingTheirCue: [(cues: Set<String>, tail: String)] = [
         (["not", "is not", "isn't", "wasn't", "aren't", "never"],
-         #"^(breathing\b(?! (fast|quickly|rapidly|hard|heavily|any))|respon(ding|sive)\b(?! (well |at all )?to (?!(me|us|you|him|her|them|voice|touch|pain|anything|anyone)\b))|waking|making (any )?sense|fad(e|es|ing)|blanch|feeding\b(?! (as|my|him|her|them))|drinking\b(?! (alcohol|as|enough|much|my))|moving\b(?! (my|his|her|it|the|around|much|about|house|on))|able to (breathe|swallow|wake|lift|move|keep|stand|speak|talk|feel)|getting enough air|peed|weed|urinated|passed (any )?urine|had a (wee|pee)|coming round|felt (the )?baby|felt (this|so) (ill|unwell|sick|bad)|help(ing|ed)?\b|work(ing|ed)?\b|improv(ing|ed)|getting (any )?better|settl(ing|ed)|going away)"#),
+         #"^(breathing\b(?! (fast|quickly|rapidly|hard|heavily|any))|respon(ding|sive)\b(?! (well |at all )?to (?!(me|us|you|him|her|them|voice|touch|pain|anything|anyone)\b))|waking|making (any )?sense|fad(e|es|ing)|blanch|feeding\b(?! (as|my|him|her|them))|drinking\b(?! (alcohol|as|enough|much|my))|moving\b(?! (my|his|her|it|the|around|much|about|house|on))|able to (breathe|swallow|wake|lift|move|keep|stand|speak|talk|feel)|getting enough air|peed|weed|urinated|passed (any )?urine|had a (wee|pee)|coming round|felt (the )?baby|felt (this|so) (ill|unwell|sick|bad))"#),
         (["no"], #"^(wet (nappy|nappies|diapers?)|(urine|pee|wee) (all|in|for|since|today)|pulse)"#),
         (["hasn't had", "has not had", "haven't had", "have not had"], #"^(a |any )?(wet (nappy|nappies|diapers?)|wee|pee)\b"#),
     ]
@@ -212,14 +222,22 @@ public struct FindingsParser: Sendable {
 
     func vitals(_ t: String) -> Findings.Vitals {
         var v = Findings.Vitals()
-        // Temperature: a number with °C/°F, or after "temp"/"temperature"/"fever of"/"T".
-        if let m = firstMatches(#"(\d{2,3}(?:\.\d+)?)\s*(?:°|º|deg(?:rees?)?)?\s*(c|f|celsius|fahrenheit)\b"#, in: t),
-           let value = Double(m[0]) {
-            v.temperatureC = m[1].hasPrefix("f") ? (value - 32) * 5 / 9 : value
-        } else if let m = firstMatch(#"\b(?:temp(?:erature)?|fever of|fever is|t)\s*(?:of|is|was|at|:)?\s*(\d{2,3}(?:\.\d+)?)"#, in: t), let value = Double(m) {
-            v.temperatureC = value > 50 ? (value - 32) * 5 / 9 : value
+        // Temperature: a number with °C/°F, after "temp"/"temperature"/"fever of"/"T", or a bare
+        // 35.0–42.9 when the question is about a temperature. Every reading counts and the highest
+        // wins ("37.5 this morning, now 38.6" is a fever).
+        var readings: [Double] = []
+        for m in allMatches(#"(\d{2,3}(?:\.\d+)?)\s*(?:°|º|deg(?:rees?)?)?\s*(c|f|celsius|fahrenheit)\b"#, in: t) {
+            if let value = Double(m[0]) { readings.append(m[1].hasPrefix("f") ? (value - 32) * 5 / 9 : value) }
         }
-        if let t = v.temperatureC, !(30...46).contains(t) { v.temperatureC = nil }
+        for m in allMatches(#"\b(?:temp(?:erature)?|fever of|fever is|t)\s*(?:of|is|was|at|:)?\s*(\d{2,3}(?:\.\d+)?)"#, in: t) {
+            if let value = Double(m[0]) { readings.append(value > 50 ? (value - 32) * 5 / 9 : value) }
+        }
+        if t.regexRange(#"temp|fever|hot\b"#) != nil {
+            for m in allMatches(#"\b((?:3[5-9]|4[0-2])\.\d)\b(?!\s*(?:mg|ml|kg|g\b|mmol|%|weeks?|lbs?|cm|mm))"#, in: t) {
+                if let value = Double(m[0]) { readings.append(value) }
+            }
+        }
+        v.temperatureC = readings.filter { (30...46).contains($0) }.max()
         if let m = firstMatch(#"(\d{2,3})\s*(?:bpm|beats per minute|beats a minute|beats/min)"#, in: t) ?? firstMatch(#"\b(?:hr|heart rate|pulse)\s*(?:of|is|was|at|:)?\s*(\d{2,3})\b"#, in: t) {
             v.heartRate = Double(m)
         }
@@ -256,9 +274,9 @@ public struct FindingsParser: Sendable {
     }
 
     /// "not on blood thinners", "no history of diabetes" and "never had heart disease" deny the
-    /// history they name. The cue must sit within two words of the term, so "not sure, but I take
-    /// warfarin" still counts.
-    static let historyDenial = #"\b(no|not|never|without|non|denies|deny|don'?t have|doesn'?t have|not on|not taking|off)[- ](\w+[- ]){0,2}$"#
+    /// history they name. Only set filler words may sit between the cue and the term, so "not sure
+    /// if warfarin matters", "not well controlled diabetes" and "non-insulin dependent diabetes" still count.
+    static let historyDenial = #"\b(no|not|never|without|denies|deny|don'?t have|doesn'?t have)( (history of|known|on|taking|had|have|got|a|any|been))* $"#
 
     func hasAffirmedMatch(_ pattern: String, in t: String) -> Bool {
         let regex = CompiledPatterns.shared.regex(pattern)
@@ -273,6 +291,13 @@ public struct FindingsParser: Sendable {
     // MARK: regex helpers
 
     func firstMatch(_ pattern: String, in t: String) -> String? { firstMatches(pattern, in: t)?.first }
+
+    /// The capture groups of every match, in order.
+    func allMatches(_ pattern: String, in t: String) -> [[String]] {
+        CompiledPatterns.shared.regex(pattern).matches(in: t, range: NSRange(t.startIndex..., in: t)).map { m in
+            (1..<m.numberOfRanges).map { i in Range(m.range(at: i), in: t).map { String(t[$0]) } ?? "" }
+        }
+    }
 
     func firstMatches(_ pattern: String, in t: String) -> [String]? {
         guard let m = CompiledPatterns.shared.regex(pattern).firstMatch(in: t, range: NSRange(t.startIndex..., in: t)) else { return nil }

@@ -28,9 +28,12 @@ public struct IndexResources: Sendable {
         return out
     }
 
-    /// One document's chunks in order (empty if it cannot be read).
+    /// One document's chunks in order (empty if it cannot be read; a failed read is not remembered).
     func chunks(documentPath: String) -> [StoredChunk] {
-        documentChunksMemo.value(for: documentPath) { (try? store.chunks(documentPath: documentPath)) ?? [] }
+        if let known = documentChunksMemo.values(for: [documentPath]).found[documentPath] { return known }
+        guard let read = try? store.chunks(documentPath: documentPath) else { return [] }
+        documentChunksMemo.insert([documentPath: read])
+        return read
     }
 
     public static func load(store: SQLiteStore) throws -> IndexResources {

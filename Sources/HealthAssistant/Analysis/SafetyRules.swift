@@ -18,10 +18,40 @@ struct SafetyRule: Sendable {
 enum SafetyRules {
     static let suicide = #"suicid|kill(ing)? my ?self|end(ing)? (it all|my life|things)|end(ing)? it\b(?! with)|(can'?t|cannot) go on\b(?! (holiday|vacation|the |a |my |his |her |with |for |long ))|wanna die|(life|living)( is|'s| s)? not worth|(life|living) (isn'?t|is not|ain'?t) worth|not worth living|cutting (my|his|her) (arms?|wrists?|legs?|thighs?|skin)|(take|taking|took) an overdose|never wake up|take my (own )?life|wants?(ed)? to die|wanted to die|better off without me|saving (up )?(my |the )?(tablets|pills|meds|medication)|on purpose|intent(ion)? to (hang|kill|harm|hurt|overdose|end)|(kill|harm|hurt|hang|cut|burn)(ing)? (him|her|them)sel(f|ves)|burn(ed|t|ing)? myself|(shoot|shooting) my ?self|gun .{0,30}(die|myself|end)|(die|myself|end).{0,40}gun|wish i (was|were) dead|(don'?t|do not) want to (live|be alive|wake up|be here)|self[- ]?harm|hurt(ing)? my ?self|cut(ting)? my ?self|harm(ing)? my ?self|better off dead|no reason to live|jump off|hang(ing)? my ?self|so (that )?i (don'?t|do not|won'?t|never) wake up|(take|taking|swallow|swallowing) all (of )?my (insulin|pills|tablets|medication|meds)|not (be )?around (any ?more|tomorrow)|say(ing)? goodbye to everyone"#
     static let chestPain = #"chest\b.{0,30}(hurt|ach(e|es|ing)\b)|(pains?|hurts?|hurting|aching|tight(ness)?|pressure|heav(y|iness)|crushing|squeezing|elephant|weight|band)\b.{0,25}\b(in|on|across|around|over|of) (my|the|his|her) chest|(tight|heavy|painful|crushing) chest\b|chest.{0,30}(pain|tight|pressure|heav|crush|squeez|elephant|weight on|band around|vice)|chest (pain|tightness|pressure|heaviness|discomfort)|(pain|tightness|pressure|heaviness) in (my|the|his|her) chest|crushing chest|substernal|retrosternal|elephant on my chest"#
-    static let fever = #"(?<!hay )fever|(?<!room |body |normal |water |bath )temperature(?!s? (is |was |has been |'s |seems |of |reading )?(normal|fine|ok|okay|down|3[0-7]\b))|\btemp\b(?! (is |was |of )?(normal|fine|ok|okay|down|3[0-7]\b))|(feels?|felt|seems|feeling) (very |really |so )?hot\b(?! (weather|outside|in here))|feverish|burning up|hot to (the )?touch|pyrexi|febrile"#
+    static let fever = #"(?<!hay )fever|(?<!room |normal |water |bath )temperature(?!(s|'s)? (is |was |has been |seems |of |reading )?(normal|fine|ok|okay|down|3[0-7]\b))|\btemp\b(?!('s)? (is |was |of )?(normal|fine|ok|okay|down|3[0-7]\b))|(feels?|felt|seems) (very |really |so )?hot\b(?! (weather|outside|in here|flush))|feverish|burning up|hot to (the )?touch|pyrexi|febrile"#
 
     /// A measured temperature under 38 °C is not a fever, whatever word came with it.
     static func readingIsFeverOrAbsent(_ f: Findings) -> Bool { f.vitals.temperatureC.map { $0 >= 38 } ?? true }
+
+    /// Airway or widespread skin signs of an allergic reaction.
+    static let airwayOrSkinSigns = #"hoarse|voice (change|sound|is)|wheez|can'?t breathe|(trouble|difficulty|struggling) (breathing|to breathe)|throat (is |feels )?(tight|closing|swell)|tongue (is )?(swell|swollen|thick)|swollen (tongue|lips|face|throat)|swell(ing)? (of|in) (the |my )?(face|lips|mouth|tongue|throat)|(hard|difficult|trouble) to swallow|hives all over|all over (my |his |her )?body|collaps"#
+    static let testicle = #"(testic|testes|scrot|(my|his|their) balls?\b)"#
+    /// Words that make a swelling in the mouth or throat an allergy until shown otherwise: airway
+    /// signs, a known allergen, or a medicine just started.
+    static let anaphylaxisOverride = #"anaphyla|epipen|allerg|sting|stung|peanut|nuts?\b|shellfish|closing|can'?t (breathe|swallow)|struggling|wheez|hoarse|voice|faint|dizz|collaps|hives|all over|started|starting|taking|took|tablet|pill|antibiotic|amoxicillin|penicillin|medicine|medication|after eating|\bate\b"#
+
+    /// Whether a swollen or tight mouth or throat has a cause that explains it: an infection
+    /// (tonsillitis, a cold), a local cause of a swollen lip, face or tongue (the dentist, a cold
+    /// sore, a bite), or anxiety for a tight throat that is not swelling. Never with an override.
+    static func swellingHasOrdinaryCause(_ f: Findings) -> Bool {
+        let t = f.text.lowercased()
+        if t.regexRange(anaphylaxisOverride) != nil { return false }
+        if t.regexRange(#"tonsil|strep|glandular|\b(a|the|my|this) cold\b|flu\b|sore throat"#) != nil { return true }
+        let throat = t.regexRange(#"throat"#) != nil
+        if !throat, t.regexRange(#"cold sore|tooth|teeth|dental|dentist|filling|abscess|bit (my|his|her|it)|bitten|dry|chapped|sunburn|cold weather"#) != nil { return true }
+        let swelling = t.regexRange(#"swell|swollen|closing"#) != nil
+        return !swelling && t.regexRange(#"anxi|panic|stress"#) != nil
+    }
+
+    /// A peak flow given as a percentage of the person's best, read from the whole question (the
+    /// clause splitter would part "peak flow 180 (40% of best)"); `atMost` for "less than 50%".
+    static func peakFlowPercent(_ f: Findings) -> (value: Double, atMost: Bool)? {
+        let t = f.text.lowercased()
+        guard let m = CompiledPatterns.shared.regex(#"peak ?flow.{0,40}?(less than |under |below |lower than )?\b(\d{1,3})\s*(%|per ?cent)"#)
+                .firstMatch(in: t, range: NSRange(t.startIndex..., in: t)),
+              let r = Range(m.range(at: 2), in: t), let value = Double(t[r]) else { return nil }
+        return (value, m.range(at: 1).location != NSNotFound)
+    }
 
     static let rules: [SafetyRule] = [
         SafetyRule(flag: "thoughts of suicide or self-harm", level: .emergency, all: [suicide], crisis: true, ignoresNegation: true),
@@ -37,18 +67,21 @@ enum SafetyRules {
         // Drooling because swallowing is impossible, or sitting forward to breathe: the airway is
         // closing (epiglottitis, abscess). The words fall in separate clauses, hence two patterns.
         SafetyRule(flag: "drooling with trouble swallowing or leaning forward to breathe", level: .emergency,
-                   all: [#"drool"#, #"(can'?t|cannot|can not|unable to|won'?t|struggling to|trouble|difficulty|hard to|painful to) (swallow|breathe|breathing)|(sitting|leaning|sits|leans|bent) forward|breath|muffled|hot potato"#]),
+                   all: [#"drool"#, #"(can'?t|cannot|can not|unable to|won'?t|struggling to|trouble|difficulty|hard to|painful to) (swallow|breathe|breathing)|(sitting|leaning|sits|leans|bent) forward|muffled|hot potato"#]),
         SafetyRule(flag: "possible heart attack without typical chest pain", level: .emergency,
                    all: [#"jaw|(left |right )?arm (pain|ache|heav)|pain (in|down) (my|his|her|the) (left |right )?arm|upper back pain|epigastric"#, #"sweat|clammy|nause|sick|breath|faint|dizz|grey|gray"#],
                    extra: { ($0.ageYears ?? 0) >= 40 || $0.history.contains("diabetes") || $0.history.contains("heart disease") }),
         SafetyRule(flag: "allergic reaction with faintness, breathing or voice changes", level: .emergency,
                    all: [#"(bee|wasp|hornet|insect|jellyfish|scorpion|a|an|the|got|been|from a|after a) stings?\b|stung\b|bees?\b|wasp|hornet|peanut|(?<!(driving|drive|drives|going|gone) (me |him |her )?)nuts?\b|shellfish|allerg(?!ic rhinitis|y season)|hives|welts"#,
-                         #"faint|dizz|lighthead|collaps|hoarse|voice (change|sound|is)|wheez|short of breath|breathless|can'?t breathe|(trouble|difficulty|struggling) (breathing|to breathe)|throat (is |feels )?(tight|closing|swell)|tongue (is )?(swell|swollen|thick)|swollen (tongue|lips|face|throat)|swell(ing)? (of|in) (the |my )?(face|lips|mouth|tongue|throat)|(hard|difficult|trouble) to swallow|hives all over|all over (my |his |her )?body"#]),
+                         #"faint|dizz|lighthead|short of breath|breathless|"# + airwayOrSkinSigns]),
         // "After eating" or "after taking" alone is too common (dizzy after a big meal or blood pressure
         // tablets); with airway or widespread skin signs it is a reaction until shown otherwise.
         SafetyRule(flag: "airway or skin reaction after eating or taking something", level: .emergency,
-                   all: [#"(after|since) (eating|taking|having|drinking|trying)"#,
-                         #"hoarse|voice (change|sound|is)|wheez|can'?t breathe|(trouble|difficulty|struggling) (breathing|to breathe)|throat (is |feels )?(tight|closing|swell)|tongue (is )?(swell|swollen|thick)|swollen (tongue|lips|face|throat)|swell(ing)? (of|in) (the |my )?(face|lips|mouth|tongue|throat)|(hard|difficult|trouble) to swallow|hives all over|all over (my |his |her )?body|collaps"#]),
+                   all: [#"(after|since) (eating|taking|having|drinking|trying)"#, airwayOrSkinSigns]),
+        // Faint or breathless after a common allergen or a medicine: a reaction until shown otherwise.
+        SafetyRule(flag: "faint or breathless after a food allergen or a medicine", level: .emergency,
+                   all: [#"(after|since) (eating|taking|having|drinking|trying|starting|started) .{0,30}(prawn|shrimp|shellfish|crab|lobster|nuts?\b|peanut|fish|egg|sesame|antibiotic|penicillin|amoxicillin|ibuprofen|aspirin|injection|tablet|pill|medicine|medication)"#,
+                         #"faint|short of breath|breathless|collaps"#]),
         SafetyRule(flag: "major trauma (crash, fall from height) with neck, back, head, chest or belly symptoms", level: .emergency,
                    all: [#"(car|bike|motorbike|motorcycle|cycling|cycle|bicycle|road|traffic|scooter|moped|ski|skiing|bus|lorry|truck|train|high[- ]speed|head[- ]on|bad|serious|major|big) (crash|collision|smash)|crash(ed)? (into|(my|his|her|their|our) (car|bike|motorbike|scooter))|(in|had|involved in) an? (?!(sugar|caffeine|energy|computer|market) )(\w+ )?(crash|collision)\b|(after|since|in|from) (the|a|that) crash\b|car accident|road accident|rta|hit by (a )?(car|bus|truck|vehicle)|fell (off|from) (a |the )?(ladder|roof|height|balcony|horse|bike)|fall from (a )?height|thrown from"#,
                          #"neck|back|spine|head|tingl|numb|weak|chest|belly|abdom|stomach|bleed|pain|can'?t move"#]),
@@ -71,13 +104,9 @@ enum SafetyRules {
                    all: [#"unconscious|unresponsive|(not|isn'?t|wasn'?t) respon(ding|sive)\b(?! (well |at all )?to (?!(me|us|you|him|her|them|voice|his name|her name|their name|my voice|touch|pain|anything|anyone|questions|being)\b))|won'?t come (round|around|to)\b|(keeps|kept) (passing|blacking) out|out of consciousness|(lost|losing|loss of) consciousness|no pulse|(barely|semi|half)[- ]?conscious|out cold|(hard|difficult|impossible) to (rouse|arouse)|(can'?t|cannot) (rouse|keep (him|her|them) awake)|(is|s|was|went|gone|lying|lay|very|completely|totally|all|floppy) limp\b|won'?t wake|can'?t wake|cannot wake|hard to wake|(not|isn'?t) waking|collapsed|passed out|blacked out|very drowsy|floppy|(new(ly)?|sudden(ly)?|acute)\b.{0,30}confus(ed|ion)\b(?! (about|over|by) (the|my|whether|which|how|why|if|this|what (to|i)))|confus(ed|ion)\b(?! (about|over|by) (the|my|whether|which|how|why|if|this|what (to|i))).{0,30}\b(sudden(ly)?|new(ly)?)\b|(doesn'?t|does not|didn'?t) know where (s?he|he|she|they|i) (is|are|am|was)|(doesn'?t|didn'?t|does not) recogni[sz]e (me|us|her|his|their|family)|(not|isn'?t) making (any )?sense|talking (gibberish|nonsense)|delirious"#]),
         SafetyRule(flag: "signs of anaphylaxis", level: .emergency,
                    all: [#"(throat|tongue|lips?|mouth|(?<!on (my|the|his|her) )face) (is |are |feels |feel |started |keeps )?(swell|swollen|closing|tight)|swelling (of|in) (the |my |his |her )?(throat|tongue|lips|face)|anaphyla|epipen|adrenaline (pen|auto)|throat (closing|tight)"#],
-                   // A swollen lip after the dentist or a cold sore, or a tight throat with tonsillitis or
-                   // anxiety, is not anaphylaxis by itself; any airway or allergy sign overrides that.
-                   extra: { f in
-                       let t = f.text.lowercased()
-                       let localCause = t.regexRange(#"tonsil|strep|glandular|cold sore|tooth|teeth|dental|dentist|filling|abscess|bit (my|his|her|it)|bitten|anxi|panic|stress|dry|chapped|sunburn|\b(a|the|my|this) cold\b|cold weather|flu\b|sore throat"#) != nil
-                       return !localCause || f.text.lowercased().regexRange(#"anaphyla|epipen|allerg|sting|stung|peanut|nuts?\b|shellfish|closing|can'?t (breathe|swallow)|struggling|wheez|hoarse|voice|faint|dizz|collaps|hives|all over|tongue"#) != nil
-                   }),
+                   // A swollen lip after the dentist or a cold sore, or a swollen throat with tonsillitis,
+                   // is not anaphylaxis by itself; airway signs, an allergen or a new medicine override that.
+                   extra: { !swellingHasOrdinaryCause($0) }),
         SafetyRule(flag: "vomiting or coughing up blood, or black stools", level: .emergency,
                    all: [#"(vomit|throw|threw|throwing|puk|sick).{0,20}blood|blood.{0,12}(in|when i) (vomit|sick)|coffee[- ]grounds?|cough(ing|ed)? (up )?(a lot of |lots of )?blood|black,? (tarry|sticky|tar)|tarry (stool|poo)|black (stool|poo|poop)s?\b|(stools?|poo|poop|faeces|feces) (is |are |was |were |has been |have been |looks? |look )?(black|tarry|like tar)"#],
                    // Iron tablets and bismuth turn stools black harmlessly.
@@ -88,7 +117,7 @@ enum SafetyRules {
         SafetyRule(flag: "severe abdominal pain", level: .emergency,
                    all: [#"(severe|worst|unbearable|excruciating|agoni[sz]ing|intense|terrible) .{0,20}(abdominal|stomach|belly|tummy|abdomen|lower right|pelvic) pain|(abdominal|stomach|belly|tummy) pain.{0,20}(severe|unbearable|excruciating|worst)|rigid (abdomen|belly|tummy)|(belly|stomach|abdomen|tummy) (is )?(hard|rigid) (as|like) a board"#]),
         SafetyRule(flag: "sudden testicle pain", level: .emergency,
-                   all: [#"(testic|testes|testicle|scrot|(my|his|their|the) balls?\b)"#, #"sudden|severe|swollen|swelling|vomit|excruciat|intense"#],
+                   all: [testicle, #"sudden|severe|swollen|swelling|vomit|excruciat|intense"#],
                    // Torsion is sudden and painful; painless or days-old swelling falls to the urgent rule below.
                    extra: { f in f.suddenOnset || f.severe
                        || (f.positive.contains { $0.regexRange(#"pain(?!less)|hurt|ach(e|ing)|tender|sore|agony|vomit|throw(ing)? up|sick\b"#) != nil } && (f.durationDays ?? 0) < 3) }),
@@ -119,10 +148,14 @@ enum SafetyRules {
                    all: [#"heat ?stroke|stopped sweating|hypotherm"#]),
         // Clauses split on "and", so "too cold and confused" needs two patterns, not one.
         SafetyRule(flag: "very cold with confusion or drowsiness (possible hypothermia)", level: .emergency,
-                   all: [#"(very|too|freezing|ice|icy|really) cold\b(?! (sore|symptoms|and flu))|cold to (the )?touch"#,
+                   all: [#"(very|too|freezing|ice|icy|really) cold\b(?! (sore|symptoms))|cold to (the )?touch"#,
                          #"confus|mumbl|slurr|stumbl|drows|won'?t wake|hard to wake|not making sense"#]),
         SafetyRule(flag: "severe dehydration or not drinking in a child", level: .emergency,
                    all: [#"(not|isn'?t|won'?t|refus(es|ing)( to)?) (drink|feed)(ing|s)?\b(?! (as much|as well|so well|my|him|her|them|dairy|solids|alcohol))|(refus|reject)(es|ing) (feeds|(the |his |her |all )?(bottle|breast|milk|fluids))|(hardly|barely) (drinking|feeding)|(no|hasn'?t had (a|any)|has not had (a|any)|haven'?t had (a|any)) wet (nappy|nappies|diapers?)|hasn'?t (peed|wee'?d) in"#], extra: { ($0.ageYears ?? 99) < 1 }),
+        // Peak flow against the person's best: under half is a severe attack (half to three quarters,
+        // a moderate one, is in the same-day rules below).
+        SafetyRule(flag: "peak flow under half of best (severe asthma attack)", level: .emergency, all: [],
+                   extra: { peakFlowPercent($0).map { $0.value < 50 || ($0.atMost && $0.value <= 50) } ?? false }),
         SafetyRule(flag: "sudden severe calf or leg swelling with breathlessness", level: .emergency,
                    all: [#"(calf|leg).{0,20}(swollen|swelling|pain)"#, #"breathless|short of breath|shortness of breath|can'?t (catch my )?breath|struggling to breathe|chest pain|cough(ing)? (up )?blood"#]),
     
@@ -135,7 +168,7 @@ enum SafetyRules {
         SafetyRule(flag: "pregnancy with new symptoms", level: .urgent,
                    all: [#"spotting|bleed|burn(s|ing)? when|pee(s|d|ing)?\b|urin|pain|fever|vomit|headache|swelling|itch(y|ing) (all over|palms|soles)|discharge|leak"#], extra: { $0.pregnant }),
         SafetyRule(flag: "testicle pain or swelling", level: .urgent,
-                   all: [#"(testic|testes|testicle|scrot|(my|his|their|the) balls?\b)"#, #"pain(?!less)|hurt|ach(e|ing)|tender|sore|swoll|swell|lump"#]),
+                   all: [testicle, #"pain(?!less)|hurt|ach(e|ing)|tender|sore|swoll|swell|lump"#]),
         SafetyRule(flag: "shingles or a rash near the eye", level: .urgent, all: [#"(shingles|rash|blisters).{0,40}(eye|forehead|nose tip)|eye.{0,30}(shingles|rash|blisters)"#]),
         SafetyRule(flag: "infected-looking wound or foot sore with diabetes", level: .urgent,
                    all: [#"sore|wound|ulcer|cut(s|ting)?\b|blister|toe|foot\b|feet\b"#, #"red(ness|dish|der)?\b|swollen|swelling|smell|pus\b|hot\b|black|spreading"#], extra: { $0.history.contains("diabetes") }),
@@ -174,12 +207,9 @@ enum SafetyRules {
             SafetyRule(flag: "cannot bear weight or a deformed limb (possible fracture)", level: .urgent,
                    all: [#"(can'?t|cannot|unable to) (put (any )?weight|bear weight|stand on|walk on)|deformed|bent the wrong way|bone (is )?(sticking|poking) out"#]),
         SafetyRule(flag: "a bone that may be broken", level: .urgent,
-                   all: [#"(might|may|could|must) (be|have) (been )?(broken|fractured|cracked)|think (it'?s|it is|i'?ve|i have|i|(s?he|they) (has|have)|(s?he|they)'?s?) (broken|fractured|cracked|broke)|(broken|fractured|cracked) (bone|wrist|arm|ankle|leg|finger|rib|collarbone|hip|elbow|kneecap|nose|jaw)"#]),
-        // Peak flow against the person's best: under half is a severe attack, half to three quarters a moderate one.
-        SafetyRule(flag: "peak flow under half of best (severe asthma attack)", level: .emergency,
-                   all: [#"peak flow.{0,30}\b([1-4]\d|[1-9])\s*(%|per ?cent)"#]),
-        SafetyRule(flag: "peak flow 50–75 % of best (moderate asthma attack)", level: .urgent,
-                   all: [#"peak flow.{0,30}\b(5\d|6\d|7[0-4])\s*(%|per ?cent)"#]),
+                   all: [#"(might|may|could|must) (be|have) (been )?(broken|fractured|cracked)|(?<!(don'?t|do not|doesn'?t|didn'?t) )think (it'?s|it is|i'?ve|i have|i|(s?he|they) (has|have)|(s?he|they)'?s?) (broken|fractured|cracked|broke)|(broken|fractured|cracked) (bone|wrist|arm|ankle|leg|finger|rib|collarbone|hip|elbow|kneecap|nose|jaw)"#]),
+        SafetyRule(flag: "peak flow 50–75 % of best (moderate asthma attack)", level: .urgent, all: [],
+                   extra: { peakFlowPercent($0).map { (50..<75).contains($0.value) && !($0.atMost && $0.value <= 50) } ?? false }),
         SafetyRule(flag: "bite that broke the skin", level: .urgent,
                    all: [#"\b(dog|cat|animal|human|bat|fox|monkey)\b.{0,20}\b(bit|bite|bitten)|(bit|bitten) by (a |an |my |the )?(dog|cat|animal|person|child|bat|fox|monkey)"#]),
         SafetyRule(flag: "abscess or boil that is growing or with fever", level: .urgent,
