@@ -321,10 +321,7 @@ final class StoreBox: @unchecked Sendable {
 
     /// Like `memo`, but a zero (not known yet) is not remembered, so it is asked again next time.
     func memoOnceKnown(_ key: String, _ compute: () -> Int) -> Int {
-        if let known = memos.values(for: [key]).found[key] { return known }
-        let value = compute()
-        if value > 0 { memos.insert([key: value]) }
-        return value
+        memos.valueOnceKnown(for: key) { let value = compute(); return value > 0 ? value : nil } ?? 0
     }
 
     func forgetMemos() { memos.removeAll() }

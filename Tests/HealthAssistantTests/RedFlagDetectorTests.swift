@@ -74,8 +74,14 @@ struct RedFlagDetectorTests {
         ("my inhaler is not helping and I cannot finish a sentence", "breathing"),
     ])
     func realRedFlagsStillFire(text: String, flag: String) {
+        expectFlag(flag, at: .emergency, in: text)
+    }
+
+    /// `text` raises a flag naming `flag` at `level`, and nothing above that level.
+    func expectFlag(_ flag: String, at level: TriageLevel, in text: String) {
         let hits = flags(text)
-        #expect(hits.contains { $0.level == .emergency && $0.flag.contains(flag) }, "\(hits.map(\.flag))")
+        #expect(hits.contains { $0.level == level && $0.flag.contains(flag) }, "\(hits.map(\.flag))")
+        #expect(!hits.contains { $0.level > level }, "\(hits.map(\.flag))")
     }
 
     // Filtered out of the emergency testicle rule, but never below same-day.
@@ -93,9 +99,7 @@ struct RedFlagDetectorTests {
         ("I've used my inhaler 4 times and it is not helping", "inhaler"),
     ])
     func sameDaySignsAreUrgent(text: String, flag: String) {
-        let hits = flags(text)
-        #expect(hits.contains { $0.level == .urgent && $0.flag.contains(flag) }, "\(hits.map(\.flag))")
-        #expect(!hits.contains { $0.level == .emergency })
+        expectFlag(flag, at: .urgent, in: text)
     }
 
     @Test func deniedHistoryIsNotHistory() {

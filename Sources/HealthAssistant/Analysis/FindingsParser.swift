@@ -226,14 +226,14 @@ public struct FindingsParser: Sendable {
         // 35.0–42.9 when the question is about a temperature. Every reading counts and the highest
         // wins ("37.5 this morning, now 38.6" is a fever).
         var readings: [Double] = []
-        for m in allMatches(#"(\d{2,3}(?:\.\d+)?)\s*(?:°|º|deg(?:rees?)?)?\s*(c|f|celsius|fahrenheit)\b"#, in: t) {
+        for m in t.regexAllCaptures(#"(\d{2,3}(?:\.\d+)?)\s*(?:°|º|deg(?:rees?)?)?\s*(c|f|celsius|fahrenheit)\b"#) {
             if let value = Double(m[0]) { readings.append(m[1].hasPrefix("f") ? (value - 32) * 5 / 9 : value) }
         }
-        for m in allMatches(#"\b(?:temp(?:erature)?|fever of|fever is|t)\s*(?:of|is|was|at|:)?\s*(\d{2,3}(?:\.\d+)?)"#, in: t) {
+        for m in t.regexAllCaptures(#"\b(?:temp(?:erature)?|fever of|fever is|t)\s*(?:of|is|was|at|:)?\s*(\d{2,3}(?:\.\d+)?)"#) {
             if let value = Double(m[0]) { readings.append(value > 50 ? (value - 32) * 5 / 9 : value) }
         }
         if t.regexRange(#"temp|fever|hot\b"#) != nil {
-            for m in allMatches(#"\b((?:3[5-9]|4[0-2])\.\d)\b(?!\s*(?:mg|ml|kg|g\b|mmol|%|weeks?|lbs?|cm|mm))"#, in: t) {
+            for m in t.regexAllCaptures(#"\b((?:3[5-9]|4[0-2])\.\d)\b(?!\s*(?:mg|ml|kg|g\b|mmol|%|weeks?|lbs?|cm|mm))"#) {
                 if let value = Double(m[0]) { readings.append(value) }
             }
         }
@@ -241,7 +241,7 @@ public struct FindingsParser: Sendable {
         if let m = firstMatch(#"(\d{2,3})\s*(?:bpm|beats per minute|beats a minute|beats/min)"#, in: t) ?? firstMatch(#"\b(?:hr|heart rate|pulse)\s*(?:of|is|was|at|:)?\s*(\d{2,3})\b"#, in: t) {
             v.heartRate = Double(m)
         }
-        if let m = firstMatches(#"\b(\d{2,3})\s*/\s*(\d{2,3})\b(?!\s*(?:days?|weeks?))"#, in: t), let s = Double(m[0]), let d = Double(m[1]),
+        if let m = t.regexFirstCaptures(#"\b(\d{2,3})\s*/\s*(\d{2,3})\b(?!\s*(?:days?|weeks?))"#), let s = Double(m[0]), let d = Double(m[1]),
            (60...280).contains(s), (30...180).contains(d), s > d {
             v.systolic = s; v.diastolic = d
         }
@@ -290,17 +290,6 @@ public struct FindingsParser: Sendable {
 
     // MARK: regex helpers
 
-    func firstMatch(_ pattern: String, in t: String) -> String? { firstMatches(pattern, in: t)?.first }
+    func firstMatch(_ pattern: String, in t: String) -> String? { t.regexFirstCaptures(pattern)?.first }
 
-    /// The capture groups of every match, in order.
-    func allMatches(_ pattern: String, in t: String) -> [[String]] {
-        CompiledPatterns.shared.regex(pattern).matches(in: t, range: NSRange(t.startIndex..., in: t)).map { m in
-            (1..<m.numberOfRanges).map { i in Range(m.range(at: i), in: t).map { String(t[$0]) } ?? "" }
-        }
-    }
-
-    func firstMatches(_ pattern: String, in t: String) -> [String]? {
-        guard let m = CompiledPatterns.shared.regex(pattern).firstMatch(in: t, range: NSRange(t.startIndex..., in: t)) else { return nil }
-        return (1..<m.numberOfRanges).map { i in Range(m.range(at: i), in: t).map { String(t[$0]) } ?? "" }
-    }
 }

@@ -30,10 +30,7 @@ public struct IndexResources: Sendable {
 
     /// One document's chunks in order (empty if it cannot be read; a failed read is not remembered).
     func chunks(documentPath: String) -> [StoredChunk] {
-        if let known = documentChunksMemo.values(for: [documentPath]).found[documentPath] { return known }
-        guard let read = try? store.chunks(documentPath: documentPath) else { return [] }
-        documentChunksMemo.insert([documentPath: read])
-        return read
+        documentChunksMemo.valueOnceKnown(for: documentPath) { try? store.chunks(documentPath: documentPath) } ?? []
     }
 
     public static func load(store: SQLiteStore) throws -> IndexResources {

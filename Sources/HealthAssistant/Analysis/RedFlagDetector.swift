@@ -106,4 +106,18 @@ extension String {
         guard let m = regex.firstMatch(in: self, range: NSRange(startIndex..., in: self)) else { return nil }
         return Range(m.range, in: self)
     }
+
+    /// The capture groups of the first match ("" for a group that did not take part), or nil.
+    func regexFirstCaptures(_ pattern: String) -> [String]? {
+        CompiledPatterns.shared.regex(pattern).firstMatch(in: self, range: NSRange(startIndex..., in: self)).map(captures)
+    }
+
+    /// The capture groups of every match, in order.
+    func regexAllCaptures(_ pattern: String) -> [[String]] {
+        CompiledPatterns.shared.regex(pattern).matches(in: self, range: NSRange(startIndex..., in: self)).map(captures)
+    }
+
+    private func captures(_ m: NSTextCheckingResult) -> [String] {
+        (1..<m.numberOfRanges).map { i in Range(m.range(at: i), in: self).map { String(self[$0]) } ?? "" }
+    }
 }

@@ -46,11 +46,9 @@ enum SafetyRules {
     /// A peak flow given as a percentage of the person's best, read from the whole question (the
     /// clause splitter would part "peak flow 180 (40% of best)"); `atMost` for "less than 50%".
     static func peakFlowPercent(_ f: Findings) -> (value: Double, atMost: Bool)? {
-        let t = f.text.lowercased()
-        guard let m = CompiledPatterns.shared.regex(#"peak ?flow.{0,40}?(less than |under |below |lower than )?\b(\d{1,3})\s*(%|per ?cent)"#)
-                .firstMatch(in: t, range: NSRange(t.startIndex..., in: t)),
-              let r = Range(m.range(at: 2), in: t), let value = Double(t[r]) else { return nil }
-        return (value, m.range(at: 1).location != NSNotFound)
+        guard let m = f.text.lowercased().regexFirstCaptures(#"peak ?flow.{0,40}?(less than |under |below |lower than )?\b(\d{1,3})\s*(%|per ?cent)"#),
+              let value = Double(m[1]) else { return nil }
+        return (value, !m[0].isEmpty)
     }
 
     static let rules: [SafetyRule] = [

@@ -14,6 +14,15 @@ final class LockedMemo<Value: Sendable>: @unchecked Sendable {
         return value
     }
 
+    /// Like `value(for:_:)` for a computation that may not have an answer yet: nil is returned and
+    /// not remembered, so the next caller computes again.
+    func valueOnceKnown(for key: String, _ compute: () -> Value?) -> Value? {
+        if let hit = lock.withLock({ values[key] }) { return hit }
+        guard let value = compute() else { return nil }
+        lock.withLock { values[key] = value }
+        return value
+    }
+
     /// The values already computed for `keys`, and the keys still missing (for batched reads).
     func values(for keys: [String]) -> (found: [String: Value], missing: [String]) {
         lock.withLock {
