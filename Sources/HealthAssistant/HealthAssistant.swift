@@ -17,6 +17,8 @@ public final class HealthAssistant: Sendable {
         public var modelsDirectory: URL
         public var databasePath: String
         public var corpusDirectory: URL
+        /// The clinical knowledge: safety rules, lexicons, triage policy, weights (`rules/`).
+        public var rulesDirectory: URL
         /// Byte budget for resident models; nil = enough for everything.
         public var memoryLimit: Int?
         /// Worker threads for embedding.
@@ -33,6 +35,7 @@ public final class HealthAssistant: Sendable {
             modelsDirectory = projectDirectory.appendingPathComponent("models")
             self.databasePath = databasePath ?? projectDirectory.appendingPathComponent(".health/index.sqlite").path
             corpusDirectory = projectDirectory.appendingPathComponent("corpus")
+            rulesDirectory = projectDirectory.appendingPathComponent("rules")
             self.memoryLimit = memoryLimit
             self.threads = threads
             self.autoFetch = autoFetch
@@ -46,10 +49,10 @@ public final class HealthAssistant: Sendable {
         public var maxConditions: Int
         /// Force a BM25-only answer (no embedding model), e.g. under memory pressure.
         public var keywordOnly: Bool
-        /// Complete's scoring weights (evaluation and tuning; the defaults are the tuned ones).
-        public var completeWeights: CompleteAnalyzer.Weights
+        /// Complete's scoring weights for evaluation and tuning; nil = the tuned ones in rules/weights.yaml.
+        public var completeWeights: CompleteAnalyzer.Weights?
         public init(model: ModelSelector.Request = .auto, maxConditions: Int = 5, keywordOnly: Bool = false,
-                    completeWeights: CompleteAnalyzer.Weights = .init()) {
+                    completeWeights: CompleteAnalyzer.Weights? = nil) {
             self.model = model; self.maxConditions = maxConditions; self.keywordOnly = keywordOnly; self.completeWeights = completeWeights
         }
     }
@@ -71,9 +74,8 @@ public final class HealthAssistant: Sendable {
 
     public let configuration: Configuration
     public let cache: ModelCache
-    let parser = FindingsParser()
-    let selector = ModelSelector()
-    let composer = AnswerComposer()
+    /// The clinical knowledge and the pipeline built on it, loaded and validated once.
+    let pipelineCell = OnceCell<AskPipeline>()
     var embedderName: String { embedderSource.name }
     /// The store is opened once (opening runs migrations and checks) and reused by every question.
     let storeBox = StoreBox()
@@ -93,6 +95,25 @@ public final class HealthAssistant: Sendable {
     }
 
     // MARK: resources (loaded through the cache)
+
+    /// The rules, lexicons, policy and weights from `configuration.rulesDirectory`, validated; a
+    /// bad file throws a `KnowledgeError` naming it (never a partial rule set).
+    public func knowledge() throws -> ClinicalKnowledge { try pipeline().knowledge }
+
+    func pipeline() throws -> AskPipeline {
+        try pipelineCell.get {
+            // The fingerprint of the rules last validated in full is kept beside the index: while the
+            // files are unchanged, patterns compile on first use rather than all at process start.
+            let stamp = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent().appendingPathComponent("rules.validated")
+            let validated = (try? String(contentsOf: stamp, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let knowledge = try ClinicalKnowledge.load(from: configuration.rulesDirectory, validated: validated)
+            if validated != knowledge.fingerprint {
+                try? FileManager.default.createDirectory(at: stamp.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try? knowledge.fingerprint.write(to: stamp, atomically: true, encoding: .utf8)
+            }
+            return AskPipeline(knowledge: knowledge)
+        }
+    }
 
     func withEmbedder<R: Sendable>(_ body: (SentenceEmbedder) async throws -> R) async throws -> R {
         try await embedderSource.with(body)
@@ -120,7 +141,8 @@ public final class HealthAssistant: Sendable {
     }
 
     func withIndex<R: Sendable>(_ store: SQLiteStore, _ body: (IndexResources) async throws -> R) async throws -> R {
-        try await cache.using("index", bytes: indexBytes(store), load: { try IndexResources.load(store: store) }, body)
+        let weights = try knowledge().weights.symptomWeights
+        return try await cache.using("index", bytes: indexBytes(store), load: { try IndexResources.load(store: store, symptomWeights: weights) }, body)
     }
 
     /// The Complete model; `index` supplies the condition profiles it is laid out by.
@@ -144,14 +166,18 @@ public final class HealthAssistant: Sendable {
     // MARK: public API
 
     /// Indexes a folder (default: the configured corpus) and rebuilds the Complete model's parameters.
-    public func index(folder: URL? = nil, progress: @escaping @Sendable (CorpusIndexer.Progress) -> Void = { _ in },
+    /// `health index` and the first-run build both come here, so the two cannot drift apart.
+    public func index(folder: URL? = nil, rebuild: Bool = false, progress: @escaping @Sendable (CorpusIndexer.Progress) -> Void = { _ in },
                       warn: @escaping @Sendable (String) -> Void = { _ in }) async throws -> CorpusIndexer.Report {
+        // A rebuild starts from an empty file; call it before anything opened the store.
+        if rebuild { try SQLiteStore.remove(path: configuration.databasePath) }
         let store = try openStore()
+        let weights = try knowledge().weights.symptomWeights
         let report = try await withEmbedder { embedder in
             let tokenizer = embedder.tokenizer
             let indexer = CorpusIndexer(store: store, embedder: embedder, countTokens: { tokenizer.encode($0).count - 2 })
             let r = try indexer.index(folder: folder ?? configuration.corpusDirectory, warn: warn, progress: progress)
-            try SymptomModel.ensure(store: store, embedder: embedder)
+            try SymptomModel.ensure(store: store, embedder: embedder, profiles: try ConditionProfile.load(from: store, symptomWeights: weights))
             return r
         }
         // The vector index and the Complete model now describe an older corpus: drop them.
@@ -199,51 +225,32 @@ public final class HealthAssistant: Sendable {
         return store
     }
 
-    /// Answers one question.
+    /// Answers one question: the pipeline's stages in order, with the resources each needs leased
+    /// from the model cache as it goes.
     public func ask(_ question: String, options: AskOptions = AskOptions()) async throws -> Answer {
         let trimmed = question.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw AskError.emptyQuestion }
         guard trimmed.count <= Self.maxQuestionLength else { throw AskError.tooLong(trimmed.count, limit: Self.maxQuestionLength) }
         let t0 = Date()
-        let findings = parser.parse(trimmed)
+        // On a cold start the embedding model loads on the other core while the rules load.
+        if !options.keywordOnly, !pipelineCell.isFilled { Task { _ = try? await withEmbedder { _ in 0 } } }
+        let pipeline = try pipeline()
+        let findings = pipeline.parse(trimmed)
         let store = try await readyStore()
-        let tParse = Date()
-        // Choose first: Lite needs only the question's vector, Complete also one per clause
-        // (all in one packed batch, so the weights are streamed through once).
-        let decision = selector.choose(findings, requested: options.model, completeFits: completeFits(store))
-        let texts = decision.choice == .complete ? [trimmed] + findings.clauses.map(\.text) : [trimmed]
+        let clock = AskPipeline.Clock(start: t0, parsed: Date())
+        let decision = pipeline.select(findings, requested: options.model, completeFits: completeFits(store))
         // The embedding does not need the index: on a cold start the model loads and runs while
         // the index loads on the other core.
+        let texts = pipeline.embeddingTexts(trimmed, findings, decision)
         let embedding: Task<Matrix, Error>? = options.keywordOnly ? nil : Task { try await embedQuestion(texts) }
         defer { embedding?.cancel() }
         return try await withIndex(store) { index in
-            guard let embedding else {
-                return try composer.keywordOnly(findings: findings, index: index, maxConditions: options.maxConditions,
-                                                reason: "Keyword-only (BM25) answer, as requested.", started: t0)
-            }
-            // The keyword half of retrieval needs no vector: run it while the embedding finishes.
-            let keyword = try index.retriever.keywordCandidates(text: findings.keywordQuery, k: AnswerComposer.retrievalDepth, mode: .hybrid)
-            let vectors: Matrix
-            do {
-                vectors = try await embedding.value
-            } catch let error as EmbeddingError {
-                // The model is unavailable: still answer, from keywords alone, and say so.
-                return try composer.keywordOnly(findings: findings, index: index, maxConditions: options.maxConditions,
-                                                reason: "The embedding model is unavailable (\(error)); this answer uses keyword search only.", started: t0)
-            }
-            let tEmbed = Date()
-            let queryVector = Array(vectors.row(0))
-            let clauseVectors = Matrix(rows: vectors.rows - 1, cols: vectors.cols, storage: Array(vectors.storage[vectors.cols...]))
-            if decision.choice == .complete {
+            if decision.choice == .complete, embedding != nil {
                 return try await withSymptomModel(store, index: index) { model in
-                    try composer.compose(findings: findings, queryVector: queryVector, clauseVectors: clauseVectors, index: index,
-                                         analyzer: CompleteAnalyzer(model: model, weights: options.completeWeights), flagModel: model, decision: decision,
-                                         maxConditions: options.maxConditions, times: (t0, tParse, tEmbed), keywordResults: keyword)
+                    try await pipeline.finish(findings, decision: decision, embedding: embedding, index: index, model: model, options: options, clock: clock)
                 }
             }
-            return try composer.compose(findings: findings, queryVector: queryVector, clauseVectors: nil, index: index,
-                                        analyzer: LiteAnalyzer(), flagModel: nil, decision: decision,
-                                        maxConditions: options.maxConditions, times: (t0, tParse, tEmbed), keywordResults: keyword)
+            return try await pipeline.finish(findings, decision: decision, embedding: embedding, index: index, model: nil, options: options, clock: clock)
         }
     }
 

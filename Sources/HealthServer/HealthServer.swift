@@ -187,6 +187,8 @@ public struct HealthServer: Sendable {
             case .emptyIndex: return HTTPError(.serviceUnavailable, message: "\(e)")
             }
         }
+        // Rule data that does not validate: the server cannot triage safely, so it says why.
+        if error is KnowledgeError { return HTTPError(.serviceUnavailable, message: "\(error)") }
         return HTTPError(.internalServerError, message: "\(error)")
     }
 

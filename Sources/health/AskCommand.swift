@@ -58,12 +58,8 @@ struct AskCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            if explain {
-                let f = FindingsParser().parse(question)
-                printErr("clauses: " + f.clauses.map { ($0.negated ? "NOT " : "") + $0.text }.joined(separator: " | "))
-                printErr("age: \(f.ageYears.map { String($0) } ?? "-")  sex: \(f.sex?.rawValue ?? "-")  pregnant: \(f.pregnant)  duration days: \(f.durationDays.map { String($0) } ?? "-")  vitals: \(f.vitals)  history: \(f.history)")
-            }
             let assistant = options.assistant()
+            if explain { printErr(FindingsSummary(try assistant.knowledge().parser.parse(question)).lines.joined(separator: "\n")) }
             let answer = try await assistant.ask(question, options: .init(model: ModelSelector.Request(rawValue: model)!, keywordOnly: keywordOnly))
             print(json ? answer.json() : AnswerPrinter(color: isatty(1) == 1).render(answer))
         } catch {
@@ -84,6 +80,7 @@ struct AnswerPrinter {
         let colors: [TriageLevel: String] = [.emergency: "1;97;41", .urgent: "1;30;43", .routine: "1;30;46", .selfCare: "1;30;42"]
         out.append(paint(" \(a.triage.level.rawValue.uppercased()) ", colors[a.triage.level]!) + "  " + a.triage.level.meaning)
         out.append("  why: " + a.triage.reason)
+        if !a.triage.decidedBy.isEmpty { out.append("  decided by: " + a.triage.decidedBy.joined(separator: ", ")) }
         if let crisis = a.crisis {
             out.append("")
             out.append(paint("You matter, and help is available right now:", "1"))
@@ -92,7 +89,7 @@ struct AnswerPrinter {
         if !a.redFlags.isEmpty {
             out.append("")
             out.append(paint("Red flags", "1;31"))
-            out += a.redFlags.map { "  ! \($0.flag)  (\"\($0.clause)\")" }
+            out += a.redFlags.map { "  ! \($0.flag)  (\"\($0.clause)\")  [\($0.source)]" }
         }
         if !a.conditions.isEmpty {
             out.append("")

@@ -20,14 +20,17 @@ struct EvalDiagnosisCommand: AsyncParsableCommand {
         s.lowercased().replacingOccurrences(of: "'", with: "").replacingOccurrences(of: "-", with: " ").trimmingCharacters(in: .whitespaces)
     }
 
+    func validate() throws {
+        guard ["all", "even", "odd"].contains(split) else { throw ValidationError("--split must be all, even or odd") }
+    }
+
     func run() async throws {
         guard let data = FileManager.default.contents(atPath: file) else { throw CLIError(message: "cannot read \(file)") }
         let cases = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }.enumerated().filter { i, _ in split == "all" || (split == "even") == (i % 2 == 0) }.map(\.element).prefix(limit ?? Int.max)
-        guard ["all", "even", "odd"].contains(split) else { throw ValidationError("--split must be all, even or odd") }
-        let completeWeights = try weights.map { try CompleteAnalyzer.Weights(parsing: $0) } ?? .init()
         let assistant = options.assistant()
+        let completeWeights = try weights.map { try assistant.knowledge().weights.complete.applying($0) }
         var top1 = 0, top3 = 0, top10 = 0, withDx = 0, triaged = 0, triageExact = 0, triageSafe = 0, underEmergency = 0
         var latencies: [Double] = []
         // How often each level is given: on cases without a gold level (Symptom2Disease is mostly

@@ -44,21 +44,3 @@ final class ProgressBar: @unchecked Sendable {
         if enabled { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 }
-
-enum IndexRunner {
-    /// Opens the store for the embedder, rebuilding it when asked.
-    static func openStore(path: String, embedder: SentenceEmbedder, rebuild: Bool) throws -> SQLiteStore {
-        if rebuild { try SQLiteStore.remove(path: path) }
-        return try SQLiteStore(path: path, modelID: embedder.modelID, dimension: embedder.dimension)
-    }
-
-    static func run(folder: URL, store: SQLiteStore, embedder: SentenceEmbedder, quiet: Bool = false) throws -> CorpusIndexer.Report {
-        let tokenizer = embedder.tokenizer
-        let indexer = CorpusIndexer(store: store, embedder: embedder, countTokens: { tokenizer.encode($0).count - 2 })
-        let bar = ProgressBar()
-        let report = try indexer.index(folder: folder, warn: { printErr("warning: \($0)") },
-                                       progress: { if !quiet { bar.update($0) } })
-        if !quiet { bar.finish() }
-        return report
-    }
-}

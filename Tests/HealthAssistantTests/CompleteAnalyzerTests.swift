@@ -6,7 +6,7 @@ import Testing
 struct CompleteAnalyzerTests {
     static func profile(_ id: String, _ symptoms: [String]) -> ConditionProfile {
         ConditionProfile(id: id, name: id, aliases: [], triage: .routine, prevalence: "common", ages: ["any"], sex: "any",
-                         symptoms: symptoms.map { .init(name: $0, variants: [$0], weight: "key") }, redFlags: [],
+                         symptoms: symptoms.map { .init(name: $0, variants: [$0], weight: "key", weightValue: 1) }, redFlags: [],
                          path: "conditions/\(id).md", system: "")
     }
 
@@ -19,8 +19,11 @@ struct CompleteAnalyzerTests {
         return SymptomModel(profiles: profiles, entries: entries, phrases: phrases, flagEntries: flags, flags: Matrix(rows: 0, cols: 4))
     }()
 
+    /// The tuned weights from rules/weights.yaml.
+    static let weights = TestKnowledge.weights.complete
+
     @Test func theBestFittingConditionScoresZeroAndTheRestBelow() {
-        let analyzer = CompleteAnalyzer(model: model)
+        let analyzer = CompleteAnalyzer(model: model, weights: Self.weights)
         let fit = analyzer.questionFit([0.8, 0.6, 0, 0])
         #expect(fit[0] == 0)
         #expect(abs(fit[1] + 0.7) < 1e-6)  // a: mean(0.8, 0.6) = 0.7, b: 0
@@ -29,30 +32,30 @@ struct CompleteAnalyzerTests {
     }
 
     @Test func onlyTheClosestPhrasesCount() throws {
-        let analyzer = CompleteAnalyzer(model: model, weights: try .init(parsing: "questionFitPhrases=1"))
+        let analyzer = CompleteAnalyzer(model: model, weights: try Self.weights.applying("questionFitPhrases=1"))
         // With one phrase, a's fit is its best phrase (0.8), not the mean.
         let fit = analyzer.questionFit([0.8, 0.6, 0.5, 0])
         #expect(abs(fit[1] - (0.5 - 0.8)) < 1e-6)
     }
 
     @Test func noQuestionVectorMeansNoFitTerm() {
-        #expect(CompleteAnalyzer(model: model).questionFit(nil) == [0, 0])
+        #expect(CompleteAnalyzer(model: model, weights: Self.weights).questionFit(nil) == [0, 0])
     }
 }
 
 extension CompleteAnalyzerTests {
     /// Clauses close to a condition's phrases, though below the match threshold, still favour it.
     @Test func nearMissClausesLeanTowardsTheirCondition() throws {
-        let findings = FindingsParser().parse("zzq and qqz")
+        let findings = TestKnowledge.parser.parse("zzq and qqz")
         #expect(findings.positive.count == 2)
         let clauses = Matrix(rows: 2, cols: 4, storage: [0.5, 0, 0.3, 0, 0, 0.5, 0, 0.3])
-        let input = AnalysisInput(findings: findings, profiles: model.profiles, retrieval: [:], clauseVectors: clauses)
-        let ranked = CompleteAnalyzer(model: model).rank(input)
+        let input = AnalysisInput(findings: findings, profiles: model.profiles, retrieval: [:], clauseVectors: clauses, priors: TestKnowledge.weights.priors)
+        let ranked = CompleteAnalyzer(model: model, weights: Self.weights).rank(input)
         #expect(ranked.first?.profile.id == "a")
         #expect(ranked.allSatisfy { $0.matched.isEmpty })
-        let flat = CompleteAnalyzer(model: model, weights: try .init(parsing: "clauseFit=0")).rank(input)
+        let flat = CompleteAnalyzer(model: model, weights: try Self.weights.applying("clauseFit=0")).rank(input)
         #expect(abs(flat[0].score - flat[1].score) < 1e-9)
         // The gap is the weight times the difference in mean nearest similarity (0.5 − 0.3).
-        #expect(abs((ranked[0].score - ranked[1].score) - 3 * 0.2) < 1e-6)
+        #expect(abs((ranked[0].score - ranked[1].score) - Self.weights.clauseFit * 0.2) < 1e-6)
     }
 }

@@ -2,7 +2,7 @@ import Testing
 @testable import HealthAssistant
 
 struct FindingsParserTests {
-    let parser = FindingsParser()
+    let parser = TestKnowledge.parser
 
     @Test func negationCoversItsListUntilBut() {
         let f = parser.parse("No fever or cough, but a sore throat and headache")

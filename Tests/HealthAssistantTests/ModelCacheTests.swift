@@ -93,7 +93,7 @@ struct ModelCacheTests {
     }
 
     @Test func selectorExplainsItsChoice() {
-        let p = FindingsParser(), s = ModelSelector()
+        let p = TestKnowledge.parser, s = ModelSelector()
         let simple = s.choose(p.parse("runny nose"))
         #expect(simple.choice == .lite && simple.reason.contains("Lite"))
         let complex = s.choose(p.parse("78 year old with cough, fever, confusion and COPD"))

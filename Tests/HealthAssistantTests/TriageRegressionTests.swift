@@ -35,7 +35,7 @@ struct TriageRegressionTests {
             let answer = try await Self.assistant.ask(c.text)
             if answer.triage.level >= gold { safe += 1 }
             if gold == .emergency && answer.triage.level != .emergency { underTriagedEmergencies.append(c.text) }
-            let mentionsSuicide = c.text.lowercased().range(of: SafetyRules.suicide, options: .regularExpression) != nil
+            let mentionsSuicide = answer.triage.decidedBy.contains("rule:suicide-or-self-harm")
             if c.negation && answer.triage.level == .emergency && !mentionsSuicide { negatedButEmergency.append(c.text) }
             // Every answer is cited and carries the notice.
             #expect(!answer.citations.isEmpty, "no citations for \(c.text)")

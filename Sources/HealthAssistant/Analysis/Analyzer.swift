@@ -28,11 +28,13 @@ public struct AnalysisInput: Sendable {
     public var symptomLexicon: SymptomLexicon?
     /// The whole question's embedding, if an embedder was available.
     public var queryVector: [Float]?
+    /// Prevalence, age and sex priors (rules/weights.yaml).
+    public var priors: AnalysisWeights.Priors
 
     public init(findings: Findings, profiles: [ConditionProfile], retrieval: [String: Double], clauseVectors: Matrix?,
-                dense: [String: Double] = [:], symptomLexicon: SymptomLexicon? = nil, queryVector: [Float]? = nil) {
+                dense: [String: Double] = [:], symptomLexicon: SymptomLexicon? = nil, queryVector: [Float]? = nil, priors: AnalysisWeights.Priors) {
         self.findings = findings; self.profiles = profiles; self.retrieval = retrieval; self.clauseVectors = clauseVectors
-        self.dense = dense; self.symptomLexicon = symptomLexicon; self.queryVector = queryVector
+        self.dense = dense; self.symptomLexicon = symptomLexicon; self.queryVector = queryVector; self.priors = priors
     }
 }
 

@@ -10,70 +10,86 @@ public struct CompleteAnalyzer: Analyzer {
     /// under a safety constraint: the can't-miss emergencies in Tests/…/cant_miss_cases.jsonl
     /// must stay in the top 3 (a higher prior weight gained a little on Symptom2Disease by
     /// ranking common harmless conditions above meningitis for "fever, stiff neck, headache").
+    /// The scoring weights (`complete:` in rules/weights.yaml). They were tuned on the even-numbered
+    /// Symptom2Disease cases (`health eval diagnosis … --split even --weights …`; the odd half is the
+    /// held-out check) under a safety constraint: the can't-miss emergencies in
+    /// Tests/…/cant_miss_cases.jsonl must stay in the top 3.
     public struct Weights: Sendable, Equatable {
         /// Similarity at which a clause counts as expressing a symptom phrase.
-        public var threshold: Float = 0.58
+        public var threshold: Float
         /// Share of the positive clauses the condition's symptoms explain.
-        public var explained = 2.0
+        public var explained: Double
         /// Share of the condition's key symptoms present.
-        public var keyCoverage = 0.1
+        public var keyCoverage: Double
         /// Weighted share of all its symptoms present.
-        public var symptomCoverage = 0.15
+        public var symptomCoverage: Double
         /// Fused retrieval rank strength (0…1).
-        public var retrieval = 0.15
+        public var retrieval: Double
         /// Cosine of the question with the condition's closest passage, relative to the best condition.
-        public var dense = 2.0
+        public var dense: Double
         /// Penalty per denied symptom (weighted).
-        public var denied = 0.5
+        public var denied: Double
         /// Multiplier on the prevalence/age/sex prior.
-        public var prior = 1.0
+        public var prior: Double
         /// "Can't miss": an emergency condition is lifted by this times its key-symptom coverage,
         /// so a rare but dangerous fit is not ranked below a common harmless one (rule out the
         /// worst first, as clinicians do).
-        public var cantMiss = 0.6
+        public var cantMiss: Double
         /// The question as a whole against the condition's symptom profile: the mean similarity of
         /// the question's embedding to the condition's `questionFitPhrases` closest symptom phrases,
         /// relative to the best condition. Clause matching misses what a long, run-on description
         /// says only taken together.
-        public var questionFit = 6.0
+        public var questionFit: Double
         /// How many of a condition's closest symptom phrases `questionFit` averages: enough that one
         /// lucky phrase does not decide, few enough that long symptom lists are not diluted.
-        public var questionFitPhrases = 10
+        public var questionFitPhrases: Int
         /// Each positive clause's best similarity to any of the condition's symptom phrases, with no
         /// threshold, averaged over the clauses and relative to the best condition: near misses
         /// ("bumps like knots" against "nodules") still say which condition the clauses lean to.
-        public var clauseFit = 3.0
+        public var clauseFit: Double
 
-        public init() {}
+        public static let names = ["threshold", "explained", "keyCoverage", "symptomCoverage", "retrieval", "dense", "denied", "prior",
+                                   "cantMiss", "questionFit", "questionFitPhrases", "clauseFit"]
 
-        /// Parses "name=value,name=value" (the names above); unknown names are an error.
-        public init(parsing text: String) throws {
-            self.init()
+        /// From every name in `names` (the knowledge loader checks that all are present).
+        public init(values: [String: Double]) {
+            threshold = Float(values["threshold"] ?? 0); explained = values["explained"] ?? 0; keyCoverage = values["keyCoverage"] ?? 0
+            symptomCoverage = values["symptomCoverage"] ?? 0; retrieval = values["retrieval"] ?? 0; dense = values["dense"] ?? 0
+            denied = values["denied"] ?? 0; prior = values["prior"] ?? 0; cantMiss = values["cantMiss"] ?? 0
+            questionFit = values["questionFit"] ?? 0; questionFitPhrases = max(1, Int(min(values["questionFitPhrases"] ?? 1, 1_000)))
+            clauseFit = values["clauseFit"] ?? 0
+        }
+
+        /// These weights with "name=value,name=value" applied on top (the names above); unknown
+        /// names are an error.
+        public func applying(_ text: String) throws -> Weights {
+            var w = self
             for pair in text.split(separator: ",") {
                 let kv = pair.split(separator: "=").map { $0.trimmingCharacters(in: .whitespaces) }
-                guard kv.count == 2, let v = Double(kv[1]) else { throw WeightsError.bad(String(pair)) }
+                guard kv.count == 2, let v = Double(kv[1]), v.isFinite else { throw WeightsError.bad(String(pair)) }
                 switch kv[0] {
-                case "threshold": threshold = Float(v)
-                case "explained": explained = v
-                case "keyCoverage": keyCoverage = v
-                case "symptomCoverage": symptomCoverage = v
-                case "retrieval": retrieval = v
-                case "dense": dense = v
-                case "denied": denied = v
-                case "prior": prior = v
-                case "cantMiss": cantMiss = v
-                case "questionFit": questionFit = v
-                case "questionFitPhrases" where v.isFinite: questionFitPhrases = max(1, Int(min(v, 1_000)))
-                case "clauseFit": clauseFit = v
+                case "threshold": w.threshold = Float(v)
+                case "explained": w.explained = v
+                case "keyCoverage": w.keyCoverage = v
+                case "symptomCoverage": w.symptomCoverage = v
+                case "retrieval": w.retrieval = v
+                case "dense": w.dense = v
+                case "denied": w.denied = v
+                case "prior": w.prior = v
+                case "cantMiss": w.cantMiss = v
+                case "questionFit": w.questionFit = v
+                case "questionFitPhrases": w.questionFitPhrases = max(1, Int(min(v, 1_000)))
+                case "clauseFit": w.clauseFit = v
                 default: throw WeightsError.bad(String(pair))
                 }
             }
+            return w
         }
 
         public enum WeightsError: Error, CustomStringConvertible {
             case bad(String)
             public var description: String {
-                if case .bad(let s) = self { return "bad weight '\(s)': use name=value with threshold, explained, keyCoverage, symptomCoverage, retrieval, dense, denied, prior, cantMiss, questionFit, questionFitPhrases or clauseFit" }
+                if case .bad(let s) = self { return "bad weight '\(s)': use name=value with " + Weights.names.joined(separator: ", ") }
                 return ""
             }
         }
@@ -84,7 +100,7 @@ public struct CompleteAnalyzer: Analyzer {
     public var weights: Weights
     var threshold: Float { weights.threshold }
 
-    public init(model: SymptomModel, weights: Weights = Weights()) { self.model = model; self.weights = weights }
+    public init(model: SymptomModel, weights: Weights) { self.model = model; self.weights = weights }
 
     public func rank(_ input: AnalysisInput) -> [RankedCondition] {
         let f = input.findings
@@ -146,7 +162,7 @@ public struct CompleteAnalyzer: Analyzer {
             guard !matched.isEmpty || retrieval > 0.2 || dense > -0.05 else { return nil }
             let w = weights
             let score = w.explained * explained + w.keyCoverage * keyCoverage + w.symptomCoverage * (weightTotal > 0 ? weightHit / weightTotal : 0)
-                + w.retrieval * retrieval + w.dense * dense - w.denied * denied + w.prior * p.prior(for: f)
+                + w.retrieval * retrieval + w.dense * dense - w.denied * denied + w.prior * p.prior(for: f, input.priors)
                 + (p.triage == .emergency ? w.cantMiss * keyCoverage : 0) + w.questionFit * questionFit[ci] + w.clauseFit * clauseFit[ci]
             return RankedCondition(profile: p, score: score, keyCoverage: keyCoverage, matched: matched, missing: missing, contradicted: contradicted)
         }.sorted { $0.score > $1.score }

@@ -10,20 +10,21 @@ public struct ConditionProfile: Sendable, Codable {
         /// Content-word stems of each variant, computed once (lexical matching runs per question).
         public var variantStems: [[String]]
 
-        enum CodingKeys: String, CodingKey { case name, variants, weight }
+        /// How much it counts (`symptom_weights` in rules/weights.yaml).
+        public var weightValue: Double
 
-        public init(name: String, variants: [String], weight: String) {
-            self.name = name; self.variants = variants; self.weight = weight
+        enum CodingKeys: String, CodingKey { case name, variants, weight, weightValue }
+
+        public init(name: String, variants: [String], weight: String, weightValue: Double) {
+            self.name = name; self.variants = variants; self.weight = weight; self.weightValue = weightValue
             variantStems = variants.map(TextMatch.stems)
         }
 
         public init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             self.init(name: try c.decode(String.self, forKey: .name), variants: try c.decode([String].self, forKey: .variants),
-                      weight: try c.decode(String.self, forKey: .weight))
+                      weight: try c.decode(String.self, forKey: .weight), weightValue: try c.decode(Double.self, forKey: .weightValue))
         }
-
-        public var weightValue: Double { weight == "key" ? 1.0 : weight == "typical" ? 0.6 : 0.3 }
         /// The lay name shown in answers ("stiff neck" rather than the whole "a / b" string).
         public var label: String { variants.first ?? name }
     }
@@ -36,37 +37,78 @@ public struct ConditionProfile: Sendable, Codable {
     public var ages: [String]
     public var sex: String
     public var symptoms: [Symptom]
-    public var redFlags: [String]
+    public var redFlags: [RedFlag]
     public var path: String
     public var system: String
+    /// Missing it can kill or maim within hours to days (schema v2 `cant_miss`).
+    public var cantMiss = false
 
-    public static func load(from store: SQLiteStore) throws -> [ConditionProfile] {
+    /// A warning sign of this condition, with its own level. Schema v1 flags are free text at the
+    /// file's level (emergency in an emergency file, else urgent) and fire when one clause holds
+    /// every content word; v2 flags name the findings they need (`all` / `any`, symptom names of
+    /// the same file) and the population they apply to.
+    public struct RedFlag: Sendable, Codable {
+        public var flag: String
+        public var level: TriageLevel
+        public var all: [String] = []
+        public var any: [String] = []
+        public var population: String?
+        /// Whether it names its findings (v2) rather than being matched by its words (v1).
+        public var isStructured: Bool { !all.isEmpty || !any.isEmpty }
+    }
+
+    public static func load(from store: SQLiteStore, symptomWeights: [String: Double]) throws -> [ConditionProfile] {
         try store.documents(kind: "condition").compactMap { row in
             guard let json = try? JSONSerialization.jsonObject(with: Data(row.frontMatterJSON.utf8)) as? [String: Any] else { return nil }
             func list(_ key: String) -> [String] { (json[key] as? [Any] ?? []).map { "\($0)" } }
             let symptoms = (json["symptoms"] as? [Any] ?? []).compactMap { item -> Symptom? in
                 guard let d = item as? [String: Any], let name = d["name"] as? String else { return nil }
-                return Symptom(name: name, variants: TextMatch.variants(name), weight: d["weight"] as? String ?? "typical")
+                let weight = d["weight"] as? String ?? "typical"
+                // v2 lists lay wordings apart; v1 packs them into the name ("fever / high temperature").
+                let variants = (d["lay"] as? [Any]).map { [name] + $0.map { "\($0)" } } ?? TextMatch.variants(name)
+                return Symptom(name: name, variants: variants, weight: weight, weightValue: symptomWeights[weight] ?? symptomWeights["typical"] ?? 0)
             }
-            return ConditionProfile(
+            let triage = TriageLevel(rawValue: json["triage"] as? String ?? "") ?? .routine
+            let flags = (json["red_flags"] as? [Any] ?? []).compactMap { item -> RedFlag? in
+                if let text = item as? String { return RedFlag(flag: text, level: triage == .emergency ? .emergency : .urgent) }
+                guard let d = item as? [String: Any], let text = d["flag"] as? String else { return nil }
+                func names(_ key: String) -> [String] { (d[key] as? [Any] ?? []).map { "\($0)" } }
+                return RedFlag(flag: text, level: TriageLevel(rawValue: d["level"] as? String ?? "") ?? .urgent, all: names("all"), any: names("any"),
+                               population: d["population"] as? String)
+            }
+            var profile = ConditionProfile(
                 id: json["id"] as? String ?? URL(fileURLWithPath: row.path).deletingPathExtension().lastPathComponent,
                 name: json["name"] as? String ?? row.title, aliases: list("aliases"),
-                triage: TriageLevel(rawValue: json["triage"] as? String ?? "") ?? .routine,
-                prevalence: json["prevalence"] as? String ?? "uncommon", ages: list("age"), sex: json["sex"] as? String ?? "any",
-                symptoms: symptoms, redFlags: list("red_flags"), path: row.path, system: json["system"] as? String ?? "")
+                triage: triage,
+                prevalence: json["prevalence"] as? String ?? "uncommon", ages: ageBands(json["age"]), sex: json["sex"] as? String ?? "any",
+                symptoms: symptoms, redFlags: flags, path: row.path, system: json["system"] as? String ?? "")
+            profile.cantMiss = json["cant_miss"] as? Bool ?? false
+            return profile
         }
     }
 
-    /// Prior from prevalence and fit with age and sex (log-odds-like additive terms).
-    func prior(for findings: Findings) -> Double {
-        var p = prevalence == "common" ? 0.12 : prevalence == "rare" ? -0.12 : 0
+    /// The age groups a condition is seen in: v1 lists them, v2 gives a numeric range in years.
+    static func ageBands(_ value: Any?) -> [String] {
+        if let list = value as? [Any] { return list.map { "\($0)" } }
+        guard let range = value as? [String: Any] else { return ["any"] }
+        func number(_ k: String) -> Double? { (range[k] as? Double) ?? (range[k] as? Int).map(Double.init) }
+        let lo = number("min") ?? 0, hi = number("max") ?? 120
+        if lo <= 0, hi >= 90 { return ["any"] }
+        let bands: [(String, Double, Double)] = [("infant", 0, 1), ("child", 1, 13), ("adolescent", 13, 18), ("adult", 18, 65), ("older-adult", 65, 200)]
+        return bands.filter { lo < $0.2 && hi >= $0.1 }.map(\.0)
+    }
+
+    /// Prior from prevalence and fit with age and sex (log-odds-like additive terms; the values
+    /// are `priors` in rules/weights.yaml).
+    func prior(for findings: Findings, _ w: AnalysisWeights.Priors) -> Double {
+        var p = prevalence == "common" ? w.common : prevalence == "rare" ? w.rare : 0
         if let group = findings.ageGroup, !ages.contains("any"), !ages.isEmpty, !ages.contains(group) {
             // Neighbouring groups are a mild mismatch; "adult" condition in a child is a stronger one.
-            p -= (group == "infant" || ages == ["infant"]) ? 0.35 : 0.15
+            p -= (group == "infant" || ages == ["infant"]) ? w.infantAgeMismatch : w.ageMismatch
         }
-        if let s = findings.sex, sex != "any", sex != s.rawValue { p -= 2 }
-        if findings.pregnant, sex == "female", path.contains("pregnan") || system == "pregnancy" { p += 0.1 }
-        if !findings.pregnant, system == "pregnancy" { p -= 0.3 }
+        if let s = findings.sex, sex != "any", sex != s.rawValue { p -= w.sexMismatch }
+        if findings.pregnant, sex == "female", path.contains("pregnan") || system == "pregnancy" { p += w.pregnancyMatch }
+        if !findings.pregnant, system == "pregnancy" { p -= w.pregnancyConditionNotPregnant }
         return p
     }
 }

@@ -11,6 +11,9 @@ public struct Findings: Sendable, Equatable {
         public var systolic: Double?
         public var diastolic: Double?
         public var oxygenSaturation: Double?
+        /// Peak flow as a percentage of the person's best.
+        public var peakFlowPercent: Double?
+        /// Whether a reading was given (peak flow, asked about asthma, is not counted here).
         public var isEmpty: Bool { temperatureC == nil && heartRate == nil && systolic == nil && oxygenSaturation == nil }
     }
 

@@ -3,28 +3,27 @@ import Foundation
 /// Turns free text into `Findings`: clauses with negation (NegEx-style: a cue such as "no",
 /// "denies", "without", "never" negates the rest of its clause, through "or"/"and" lists, until
 /// "but"), age and sex in lay and clinical phrasing, pregnancy, onset, severity, duration, vitals
-/// with units, and history.
+/// with units, and history. The clinical vocabulary (negation cues, history, onset and severity
+/// words) is data: `rules/negation.yaml` and `rules/findings.yaml`, through `FindingsLexicon`.
 public struct FindingsParser: Sendable {
-    public init() {}
+    let lexicon: FindingsLexicon
 
-    static let negationCues = ["no", "not", "denies", "denied", "deny", "without", "never", "none", "negative for", "free of",
-                               "don't have", "dont have", "do not have", "doesn't have", "does not have", "haven't had", "have not had",
-                               "hasn't had", "has not had", "no sign of", "no signs of", "never had", "never been", "absence of", "nor", "isn't", "is not", "wasn't", "aren't"]
+    public init(lexicon: FindingsLexicon) { self.lexicon = lexicon }
+
     static let wordNumbers: [String: Double] = ["a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                                                 "seven": 7, "eight": 8, "nine": 9, "ten": 10, "couple of": 2, "few": 3, "several": 4]
 
     public func parse(_ raw: String) -> Findings {
-        let text = raw.replacingOccurrences(of: "\u{2019}", with: "'").replacingOccurrences(of: "\n", with: ". ")
+        let text = TextFolding.ascii(raw).replacingOccurrences(of: "\n", with: ". ")
         let lower = text.lowercased()
-        var f = Findings(text: raw, clauses: clauses(lower))
+        var f = Findings(text: TextFolding.ascii(raw), clauses: clauses(lower))
         f.ageYears = age(lower)
         f.sex = sex(lower)
-        f.pregnant = lower.regexRange(#"\b(pregnan(t|cy)|weeks? along|expecting a baby|trimester)\b"#) != nil
-            && lower.regexRange(#"\b(not|never been) pregnant\b"#) == nil
+        f.pregnant = lexicon.pregnant.matches(lower) && !lexicon.pregnancyDenial.matches(lower)
         if f.pregnant { f.sex = .female }
         f.durationDays = duration(lower)
-        f.suddenOnset = lower.regexRange(#"\b(sudden(ly)?|abrupt(ly)?|out of nowhere|came on (fast|quickly)|all of a sudden|thunderclap)\b"#) != nil
-        f.severe = lower.regexRange(#"\b(worst|severe|severely|excruciating|unbearable|agonising|agonizing|crushing|10/10|ten out of ten)\b"#) != nil
+        f.suddenOnset = lexicon.sudden.matches(lower)
+        f.severe = lexicon.severe.matches(lower)
         f.vitals = vitals(lower)
         f.history = history(lower)
         return f
@@ -104,49 +103,30 @@ public struct FindingsParser: Sendable {
         return Self.predicateStarts.contains(String(first))
     }
 
-    /// Each cue as a whole-word regex, compiled once (this runs for every clause of every question).
-    static let negationCueRegexes: [(cue: String, regex: NSRegularExpression)] = negationCues.map {
-        ($0, CompiledPatterns.shared.regex("\\b" + NSRegularExpression.escapedPattern(for: $0) + "\\b"))
-    }
-
     /// The first negation cue in a clause (as a whole word), if any.
     func negationStart(_ clause: String) -> Range<String.Index>? {
+        // Most clauses hold no cue at all: one pass over all cues settles those.
+        guard lexicon.anyNegationCue.matches(clause) else { return nil }
         var best: Range<String.Index>?
         // Every occurrence of every cue: when the first "not" is not a denial ("not helping"), a
         // later one ("and I am not wheezing") may still be.
-        for (cue, regex) in Self.negationCueRegexes {
-            for m in regex.matches(in: clause, range: NSRange(clause.startIndex..., in: clause)) {
-                guard let r = Range(m.range, in: clause),
-                      best == nil || r.lowerBound < best!.lowerBound || (r.lowerBound == best!.lowerBound && r.upperBound > best!.upperBound)
+        for (cue, pattern) in lexicon.negationCues {
+            for r in pattern.ranges(in: clause) {
+                guard best == nil || r.lowerBound < best!.lowerBound || (r.lowerBound == best!.lowerBound && r.upperBound > best!.upperBound)
                 else { continue }
                 let tail = clause[r.upperBound...].trimmingCharacters(in: .whitespaces)
                 // "no longer", "not sure", "not only", "never mind", "not getting better": not a
                 // denial of a symptom.
-                if Self.notADenial.contains(where: { tail.hasPrefix($0) }) { continue }
+                if lexicon.pseudoNegations.contains(where: { tail.hasPrefix($0) }) { continue }
                 // "not breathing", "not responding", "does not fade", "no wet nappies": here the
                 // negation word is part of the finding, and a red flag, not its denial.
-                if Self.findingsHoldingTheirCue.contains(where: { $0.cues.contains(cue) && tail.regexRange($0.tail) != nil }) { continue }
+                if lexicon.findingsWithCue.contains(where: { $0.cues.contains(cue) && $0.after.matches(tail) }) { continue }
                 best = r
                 break
             }
         }
         return best
     }
-
-    /// What may follow a negation word without making it a denial: a turn of phrase, or a symptom
-    /// that persists despite treatment ("my inhaler is not helping", "the cream is not working").
-    static let notADenial = ["longer", "sure", "only", "mind", "better", "improving", "getting better", "getting any better", "stop", "stopping",
-                             "go away", "going away", "helping", "helped", "help", "working", "worked", "work", "settling", "settled"]
-
-    /// Negation cues, and what may follow them, in findings that are themselves red flags: "not
-    /// breathing", "isn't responding", "no wet nappies", "hasn't had a wee". Kept narrow: "not
-    /// breathing fast" and "not responding to antibiotics" stay ordinary negations.
-    static let findingsHoldingTheirCue: [(cues: Set<String>, tail: String)] = [
-        (["not", "is not", "isn't", "wasn't", "aren't", "never"],
-         #"^(breathing\b(?! (fast|quickly|rapidly|hard|heavily|any))|respon(ding|sive)\b(?! (well |at all )?to (?!(me|us|you|him|her|them|voice|touch|pain|anything|anyone)\b))|waking|making (any )?sense|fad(e|es|ing)|blanch|feeding\b(?! (as|my|him|her|them))|drinking\b(?! (alcohol|as|enough|much|my))|moving\b(?! (my|his|her|it|the|around|much|about|house|on))|able to (breathe|swallow|wake|lift|move|keep|stand|speak|talk|feel)|getting enough air|peed|weed|urinated|passed (any )?urine|had a (wee|pee)|coming round|felt (the )?baby|felt (this|so) (ill|unwell|sick|bad))"#),
-        (["no"], #"^(wet (nappy|nappies|diapers?)|(urine|pee|wee) (all|in|for|since|today)|pulse)"#),
-        (["hasn't had", "has not had", "haven't had", "have not had"], #"^(a |any )?(wet (nappy|nappies|diapers?)|wee|pee)\b"#),
-    ]
 
     func splitList(_ clause: String) -> [String] {
         clause.components(separatedBy: " and ").flatMap { $0.components(separatedBy: " or ") }
@@ -250,40 +230,31 @@ public struct FindingsParser: Sendable {
             ?? firstMatch(#"(?:oximeter|ox|sats?|oxygen|o2|spo2)\D{0,25}?(\d{2,3})\s*%"#, in: t), let s = Double(m), (50...100).contains(s) {
             v.oxygenSaturation = s
         }
+        v.peakFlowPercent = peakFlowPercent(t)
         return v
+    }
+
+    /// A peak flow given as a percentage of the person's best, read from the whole question (the
+    /// clause splitter would part "peak flow 180 (40% of best)"). "Less than 50%" reads as just
+    /// under 50, so it counts as under half.
+    func peakFlowPercent(_ t: String) -> Double? {
+        guard let m = t.regexFirstCaptures(#"peak ?flow.{0,40}?(less than |under |below |lower than )?\b(\d{1,3})\s*(%|per ?cent)"#),
+              let value = Double(m[1]) else { return nil }
+        return m[0].isEmpty ? value : value - 0.01
     }
 
     // MARK: history
 
-    static let historyTerms: [(String, String)] = [
-        (#"\bcopd\b|\bemphysema\b|chronic bronchitis"#, "COPD"), (#"\basthma(tic)?\b"#, "asthma"),
-        (#"\bdiabet(es|ic)\b|\bon insulin\b|\bmetformin\b"#, "diabetes"),
-        (#"heart (disease|failure|attack)|\bangina\b|\bstent\b|bypass surgery"#, "heart disease"),
-        (#"blood thinner|warfarin|apixaban|rivaroxaban|anticoagula|eliquis|xarelto|clopidogrel"#, "on blood thinners"),
-        (#"(recent|had|after|post)[- ]?(op\b|operation|surgery)|surgery (last|two|a few|\d)"#, "recent surgery"),
-        (#"\b(travel(l)?ed|trip to|came back from|back from|returned from|holiday in|vacation in)\b"#, "recent travel"),
-        (#"chemo(therapy)?|immunosuppress|transplant|\bhiv\b|on steroids|prednisolone|prednisone"#, "weakened immunity"),
-        (#"kidney disease|on dialysis|\bckd\b"#, "kidney disease"), (#"\bcancer\b"#, "cancer"),
-        (#"high blood pressure|hypertension"#, "high blood pressure"), (#"\bepilep(sy|tic)\b"#, "epilepsy"),
-        (#"(long|recent) (flight|haul|car journey)|bed ?rest|immobil"#, "immobility"),
-        (#"\b(on|taking|take|started|takes)\s+(?:new\s+)?(medication|medicine|tablets|pills|antibiotics|ibuprofen|paracetamol|aspirin)\b"#, "medications"),
-    ]
-
     func history(_ t: String) -> [String] {
-        Self.historyTerms.compactMap { hasAffirmedMatch($0.0, in: t) ? $0.1 : nil }
+        lexicon.history.compactMap { hasAffirmedMatch($0.pattern, in: t) ? $0.name : nil }
     }
 
     /// "not on blood thinners", "no history of diabetes" and "never had heart disease" deny the
-    /// history they name. Only set filler words may sit between the cue and the term, so "not sure
-    /// if warfarin matters", "not well controlled diabetes" and "non-insulin dependent diabetes" still count.
-    static let historyDenial = #"\b(no|not|never|without|denies|deny|don'?t have|doesn'?t have)( (history of|known|on|taking|had|have|got|a|any|been))* $"#
-
-    func hasAffirmedMatch(_ pattern: String, in t: String) -> Bool {
-        let regex = CompiledPatterns.shared.regex(pattern)
-        for m in regex.matches(in: t, range: NSRange(t.startIndex..., in: t)) {
-            guard let r = Range(m.range, in: t) else { continue }
+    /// history they name (`history_denial` in rules/negation.yaml, read in the 40 characters before).
+    func hasAffirmedMatch(_ pattern: CompiledPattern, in t: String) -> Bool {
+        for r in pattern.ranges(in: t) {
             let before = t[t.index(r.lowerBound, offsetBy: -min(40, t.distance(from: t.startIndex, to: r.lowerBound)))..<r.lowerBound]
-            if String(before).regexRange(Self.historyDenial) == nil { return true }
+            if !lexicon.historyDenial.matches(String(before)) { return true }
         }
         return false
     }

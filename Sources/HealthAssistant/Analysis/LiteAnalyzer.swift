@@ -2,7 +2,8 @@
 /// plus lexical symptom matches. No per-symptom embedding work, so it costs a few milliseconds.
 public struct LiteAnalyzer: Analyzer {
     public let name = "lite"
-    public init() {}
+    public let weights: AnalysisWeights.Lite
+    public init(weights: AnalysisWeights.Lite) { self.weights = weights }
 
     public func rank(_ input: AnalysisInput) -> [RankedCondition] {
         let lexicon = input.symptomLexicon ?? SymptomLexicon(profiles: input.profiles)
@@ -25,7 +26,9 @@ public struct LiteAnalyzer: Analyzer {
             let keys = p.symptoms.indices.filter { p.symptoms[$0].weight == "key" }
             let keyCov = keys.isEmpty ? 0 : Double(keys.filter(matched.contains).count) / Double(keys.count)
             let bad = contradicted.reduce(0) { $0 + p.symptoms[$1].weightValue }
-            let score = r + 0.5 * (total > 0 ? got / total : 0) + 0.2 * keyCov - 0.4 * bad + p.prior(for: input.findings)
+            let w = weights
+            let score = w.retrieval * r + w.symptoms * (total > 0 ? got / total : 0) + w.keyCoverage * keyCov - w.denied * bad
+                + p.prior(for: input.findings, input.priors)
             return RankedCondition(profile: p, score: score, keyCoverage: keyCov,
                                    matched: matched.sorted().map { p.symptoms[$0].label },
                                    missing: keys.filter { !matched.contains($0) && !contradicted.contains($0) }.map { p.symptoms[$0].label },

@@ -8,7 +8,7 @@ public struct ModelSelector: Sendable {
     public init() {}
 
     /// `completeFits`: whether the Complete model fits the cache budget.
-    public func choose(_ f: Findings, requested: Request = .auto, completeFits: Bool = true, redFlagCount: Int = 0) -> Decision {
+    public func choose(_ f: Findings, requested: Request = .auto, completeFits: Bool = true) -> Decision {
         switch requested {
         case .lite: return Decision(choice: .lite, reason: "Lite was requested explicitly.")
         case .complete where completeFits: return Decision(choice: .complete, reason: "Complete was requested explicitly.")
@@ -23,7 +23,6 @@ public struct ModelSelector: Sendable {
         if let age = f.ageYears, age < 2 || age >= 75 { reasons.append("age at an extreme (\(age < 2 ? "under 2" : "75 or over"))") }
         if f.pregnant { reasons.append("pregnancy") }
         if !f.vitals.isEmpty { reasons.append("vital signs") }
-        if redFlagCount > 0 { reasons.append("red flags") }
         if f.text.count > 160 { reasons.append("a long description") }
         if reasons.isEmpty {
             return Decision(choice: .lite, reason: "A short question with \(symptoms) finding\(symptoms == 1 ? "" : "s") and no complicating factors: Lite is enough.")

@@ -18,7 +18,7 @@ public struct SymptomModel: Sendable {
     public var flags: Matrix
     /// Which entries a clause contains lexically (its variants are the entries, in the same order).
     let lexicon: SymptomLexicon
-    /// Each entry's symptom weight (key 1, typical 0.6, occasional 0.3).
+    /// Each entry's symptom weight (rules/weights.yaml `symptom_weights`).
     var entryWeights: [Float] = []
 
     /// `lexicon`: the index's, when it was built from these same profiles (saves building it twice).
@@ -50,7 +50,7 @@ public struct SymptomModel: Sendable {
             for (si, s) in p.symptoms.enumerated() {
                 for v in s.variants { entries.append(Entry(condition: ci, symptom: si, phrase: v)) }
             }
-            for (fi, f) in p.redFlags.enumerated() { flagEntries.append(Entry(condition: ci, symptom: fi, phrase: f)) }
+            for (fi, f) in p.redFlags.enumerated() { flagEntries.append(Entry(condition: ci, symptom: fi, phrase: f.flag)) }
         }
         return (entries, flagEntries)
     }
@@ -93,9 +93,8 @@ public struct SymptomModel: Sendable {
 
     /// Builds (or reuses) the stored model for the store's current corpus.
     @discardableResult
-    public static func ensure(store: SQLiteStore, embedder: any Embedder, profiles: [ConditionProfile]? = nil) throws -> SymptomModel {
+    public static func ensure(store: SQLiteStore, embedder: any Embedder, profiles: [ConditionProfile]) throws -> SymptomModel {
         let fp = try store.corpusFingerprint()
-        let profiles = try profiles ?? ConditionProfile.load(from: store)
         if let m = try load(from: store, fingerprint: fp, profiles: profiles) { return m }
         let model = try build(profiles: profiles, embedder: embedder)
         try model.save(to: store, fingerprint: fp)

@@ -20,7 +20,13 @@ public enum TriageLevel: String, Codable, Sendable, CaseIterable, Comparable {
 
 /// The answer to one question, the same whichever model produced it. Encoded as JSON schema v1.
 public struct Answer: Codable, Sendable {
-    public struct Triage: Codable, Sendable { public var level: TriageLevel; public var reason: String }
+    public struct Triage: Codable, Sendable {
+        public var level: TriageLevel
+        public var reason: String
+        /// The evidence that set the level: `rule:<id>`, `condition-flag:<condition>`,
+        /// `similar-flag:<condition>`, `crisis-condition:<id>`, `differential:<condition>`, `floor:<id>`.
+        public var decidedBy: [String]
+    }
 
     public struct Condition: Codable, Sendable {
         public var id: String
@@ -40,6 +46,10 @@ public struct Answer: Codable, Sendable {
         /// The words of the question that triggered it.
         public var clause: String
         public var condition: String?
+        /// The level this flag alone calls for.
+        public var level: TriageLevel
+        /// Where it came from: `rule:<id>`, `condition-flag:<condition>`, …
+        public var source: String
     }
 
     public struct Citation: Codable, Sendable {
@@ -52,6 +62,9 @@ public struct Answer: Codable, Sendable {
     public struct ModelInfo: Codable, Sendable { public var name: String; public var reason: String }
 
     public var schema = 1
+    /// False when the question held no recognisable symptom or finding (junk, a greeting, another
+    /// language): no conditions are listed and the advice asks the person to describe what they feel.
+    public var understood = true
     public var triage: Triage
     public var conditions: [Condition]
     public var redFlags: [RedFlag]

@@ -2,14 +2,17 @@ import Foundation
 import Testing
 @testable import HealthAssistant
 
-/// The safety rules on their own (no model, no index): they must fire on the words they are
-/// written for and stay silent on ordinary words that merely contain them.
-struct RedFlagDetectorTests {
-    let parser = FindingsParser()
-    let detector = RedFlagDetector()
+/// The safety rules (rules/safety/*.yaml) on their own, through the real parser — no model, no
+/// index: they must fire on the words they are written for and stay silent on ordinary words that
+/// merely contain them.
+struct SafetyRuleTests {
+    let parser = TestKnowledge.parser
+    let engine = TestKnowledge.engine
 
-    func flags(_ text: String) -> [RedFlagDetector.Hit] {
-        detector.detect(parser.parse(text), candidates: [])
+    struct Flag { var flag: String; var level: TriageLevel; var id: String; var clause: String }
+
+    func flags(_ text: String) -> [Flag] {
+        engine.hits(parser.parse(text)).map { Flag(flag: $0.flag, level: $0.rule.level, id: $0.rule.id, clause: $0.clause) }
     }
 
     // Each of these once raised an emergency: "rta" inside "uncomfortable", "bee" inside "been",
@@ -118,9 +121,9 @@ struct RedFlagDetectorTests {
     }
 
     @Test func aClauseWithOnlyPartOfAFlagIsNotThatFlag() {
-        #expect(AnswerComposer.saysOnlyPartOf("shivering has stopped", clause: "shivering"))
-        #expect(!AnswerComposer.saysOnlyPartOf("shivering has stopped", clause: "the shivering has stopped"))
-        #expect(!AnswerComposer.saysOnlyPartOf("blue lips", clause: "his lips turned blue"))
+        #expect(ConditionFlagFinder.saysOnlyPartOf("shivering has stopped", clause: "shivering"))
+        #expect(!ConditionFlagFinder.saysOnlyPartOf("shivering has stopped", clause: "the shivering has stopped"))
+        #expect(!ConditionFlagFinder.saysOnlyPartOf("blue lips", clause: "his lips turned blue"))
     }
 
     /// A table of lay sentences per rule (Fixtures/red_flag_battery.jsonl, from the safety review):

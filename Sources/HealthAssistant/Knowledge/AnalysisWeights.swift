@@ -1,0 +1,29 @@
+/// The analysis models' scoring weights, from `rules/weights.yaml`.
+public struct AnalysisWeights: Sendable {
+    /// Lite: fused retrieval strength plus lexical symptom matches.
+    public struct Lite: Sendable {
+        public var retrieval: Double
+        public var symptoms: Double
+        public var keyCoverage: Double
+        public var denied: Double
+    }
+
+    /// Prior from prevalence and fit with age, sex and pregnancy.
+    public struct Priors: Sendable {
+        public var common: Double
+        public var rare: Double
+        public var ageMismatch: Double
+        public var infantAgeMismatch: Double
+        public var sexMismatch: Double
+        public var pregnancyMatch: Double
+        public var pregnancyConditionNotPregnant: Double
+    }
+
+    /// How much a symptom of each weight ("key", "typical", "occasional") counts.
+    public var symptomWeights: [String: Double]
+    public var priors: Priors
+    public var lite: Lite
+    public var complete: CompleteAnalyzer.Weights
+    /// Softmax temperature of the relative likelihood shown with each condition.
+    public var likelihoodTemperature: Double
+}

@@ -1,0 +1,21 @@
+/// The parser's clinical vocabulary, from `rules/negation.yaml` and `rules/findings.yaml`: how
+/// negation is read, and the words for history, onset, severity and pregnancy.
+public struct FindingsLexicon: Sendable {
+    /// Negation cues, each as a whole-word pattern.
+    var negationCues: [(cue: String, pattern: CompiledPattern)]
+    /// All the cues in one pattern: a quick test that a clause holds any.
+    var anyNegationCue: CompiledPattern
+    /// What may follow a cue without making it a denial (prefixes of the rest of the clause).
+    var pseudoNegations: [String]
+    /// Findings that hold their own cue ("not breathing"): the cues, and what must follow.
+    var findingsWithCue: [(cues: Set<String>, after: CompiledPattern)]
+    var historyDenial: CompiledPattern
+    var pregnancyDenial: CompiledPattern
+    /// History names in file order, with their patterns.
+    var history: [(name: String, pattern: CompiledPattern)]
+    var sudden: CompiledPattern
+    var severe: CompiledPattern
+    var pregnant: CompiledPattern
+
+    public var historyNames: [String] { history.map(\.name) }
+}

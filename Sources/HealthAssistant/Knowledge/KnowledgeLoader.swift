@@ -1,0 +1,356 @@
+import Foundation
+import Yams
+
+/// Reads `rules/` and refuses bad knowledge: unknown keys, duplicate ids, unknown levels, a pattern
+/// that does not compile, a reference to a missing lexicon or history, a rule without cases. Every
+/// error names the file, the rule and the field.
+struct KnowledgeLoader {
+    let directory: URL
+    /// How paths are shown in errors: relative to the project (`rules/safety/emergency.yaml`).
+    let displayPrefix: String
+    /// Compile every pattern now (validation), or on first use (files already validated).
+    let eager: Bool
+
+    init(directory: URL, eager: Bool = true) {
+        self.directory = directory
+        displayPrefix = directory.lastPathComponent
+        self.eager = eager
+    }
+
+    static let ruleLevels: [String: TriageLevel] = ["emergency": .emergency, "urgent": .urgent]
+    static let ruleKeys = ["id", "level", "flag", "shows", "crisis", "scope", "all", "requires", "requires_any", "vetoes",
+                           "veto_overrides", "rationale", "source", "cases"]
+
+    func load() throws -> ClinicalKnowledge {
+        let lexicons = try readLexicons()
+        let expand = LexiconExpander(lexicons: lexicons, eager: eager)
+        let findings = try readFindingsLexicon(expand)
+        let historyNames = Set(findings.historyNames)
+        var rules: [SafetyRule] = []
+        var ids: [String: String] = [:]
+        for file in try safetyFiles() {
+            for rule in try readRules(file, expand: expand, historyNames: historyNames) {
+                if let other = ids[rule.id] {
+                    throw KnowledgeError(file: rule.file, rule: rule.id, field: "id", message: "duplicate id (also in \(other))",
+                                         fix: "give each rule its own kebab-case id")
+                }
+                ids[rule.id] = rule.file
+                rules.append(rule)
+            }
+        }
+        if rules.isEmpty {
+            throw KnowledgeError(file: display("safety"), message: "no safety rules found", fix: "restore rules/safety/*.yaml from git")
+        }
+        let policy = try readPolicy(expand, historyNames: historyNames)
+        let weights = try readWeights()
+        let concepts = try readConcepts()
+        return ClinicalKnowledge(directory: directory, rules: rules, lexicons: lexicons, findings: findings, policy: policy, weights: weights,
+                                 concepts: concepts)
+    }
+
+    // MARK: files
+
+    func display(_ relative: String) -> String { displayPrefix + "/" + relative }
+
+    func yaml(_ relative: String) throws -> Any {
+        let url = directory.appendingPathComponent(relative)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw KnowledgeError(file: display(relative), message: "missing or unreadable", fix: "restore it from git (`git checkout -- \(display(relative))`)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw KnowledgeError(file: display(relative), message: "not UTF-8 text", fix: "save it as UTF-8")
+        }
+        do {
+            // Every scalar is read as text and typed by the field that holds it: YAML 1.1's guessing
+            // (a bare `no` becoming false) cannot strike, and the loader skips the resolver's regexes.
+            guard let value = try Yams.load(yaml: text, .basic) else {
+                throw KnowledgeError(file: display(relative), message: "empty", fix: "restore it from git")
+            }
+            return value
+        } catch let error as KnowledgeError {
+            throw error
+        } catch {
+            throw KnowledgeError(file: display(relative), message: "invalid YAML (\("\(error)".replacingOccurrences(of: "\n", with: " ")))",
+                                 fix: "correct the YAML syntax at the place named")
+        }
+    }
+
+    func safetyFiles() throws -> [String] {
+        let dir = directory.appendingPathComponent("safety")
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else {
+            throw KnowledgeError(file: display("safety"), message: "folder missing", fix: "restore rules/safety/ from git")
+        }
+        return names.filter { $0.hasSuffix(".yaml") }.sorted().map { "safety/" + $0 }
+    }
+
+    // MARK: lexicons
+
+    func readLexicons() throws -> [String: [String]] {
+        let file = "lexicons.yaml"
+        let map = try StrictMapping(try yaml(file), file: display(file), path: "")
+        var out: [String: [String]] = [:]
+        for key in map.values.keys {
+            guard let first = key.first, first.isLowercaseASCIILetter, key.allSatisfy({ $0.isLowercaseASCIILetter || $0.isASCIIDigit || $0 == "_" }) else {
+                throw map.error(key, "lexicon names are lower_snake_case", fix: "rename it")
+            }
+            let alternatives = try map.strings(key) ?? []
+            if alternatives.isEmpty { throw map.error(key, "empty lexicon", fix: "list at least one phrase") }
+            out[key] = alternatives
+        }
+        // Each lexicon must compile on its own, so an error points at the lexicon, not at a rule.
+        if eager {
+            let expand = LexiconExpander(lexicons: out, eager: true)
+            for key in out.keys.sorted() { _ = try expand.compile(out[key]!, file: display(file), rule: nil, field: key) }
+        }
+        return out
+    }
+
+    func readFindingsLexicon(_ expand: LexiconExpander) throws -> FindingsLexicon {
+        let nfile = "negation.yaml", ffile = "findings.yaml"
+        let neg = try StrictMapping(try yaml(nfile), file: display(nfile), path: "")
+        try neg.rejectUnknownKeys(["cues", "pseudo_negations", "findings_with_cue", "history_denial", "pregnancy_denial"])
+        let cues = try neg.strings("cues") ?? []
+        if cues.isEmpty { throw neg.error("cues", "no negation cues", fix: "list the words that deny a symptom") }
+        let cuePatterns = try cues.map { cue in
+            (cue, try expand.compile([#"\b"# + NSRegularExpression.escapedPattern(for: cue) + #"\b"#], file: display(nfile), rule: nil, field: "cues"))
+        }
+        var withCue: [(cues: Set<String>, after: CompiledPattern)] = []
+        for (i, item) in (try neg.list("findings_with_cue") ?? []).enumerated() {
+            let m = try StrictMapping(item, file: display(nfile), path: "findings_with_cue[\(i)]")
+            try m.rejectUnknownKeys(["cues", "after"])
+            let its = try m.strings("cues") ?? []
+            for c in its where !cues.contains(c) { throw m.error("cues", "'\(c)' is not one of the cues", fix: "add it to cues or remove it here") }
+            withCue.append((Set(its), try expand.compile(try m.strings("after") ?? [], file: display(nfile), rule: nil, field: m.field("after"), anchored: true)))
+        }
+        let fin = try StrictMapping(try yaml(ffile), file: display(ffile), path: "")
+        try fin.rejectUnknownKeys(["history", "sudden", "severe", "pregnant"])
+        guard let historyMap = try fin.mapping("history") else { throw fin.error("history", "missing", fix: "restore it from git") }
+        var history: [(name: String, pattern: CompiledPattern)] = []
+        for name in historyMap.values.keys.sorted() {
+            history.append((name, try expand.compile(try historyMap.strings(name) ?? [], file: display(ffile), rule: nil, field: "history." + name)))
+        }
+        func pattern(_ m: StrictMapping, _ key: String, _ file: String) throws -> CompiledPattern {
+            guard let alts = try m.strings(key), !alts.isEmpty else { throw m.error(key, "missing", fix: "restore it from git") }
+            return try expand.compile(alts, file: display(file), rule: nil, field: key)
+        }
+        return FindingsLexicon(
+            negationCues: cuePatterns,
+            anyNegationCue: try expand.compile(cues.map { #"\b"# + NSRegularExpression.escapedPattern(for: $0) + #"\b"# }, file: display(nfile), rule: nil, field: "cues"),
+            pseudoNegations: try neg.strings("pseudo_negations") ?? [], findingsWithCue: withCue,
+            historyDenial: try pattern(neg, "history_denial", nfile), pregnancyDenial: try pattern(neg, "pregnancy_denial", nfile),
+            history: history, sudden: try pattern(fin, "sudden", ffile), severe: try pattern(fin, "severe", ffile),
+            pregnant: try pattern(fin, "pregnant", ffile))
+    }
+
+    // MARK: rules
+
+    func readRules(_ relative: String, expand: LexiconExpander, historyNames: Set<String>) throws -> [SafetyRule] {
+        let file = display(relative)
+        let top = try StrictMapping(try yaml(relative), file: file, path: "")
+        try top.rejectUnknownKeys(["rules"])
+        guard let items = try top.list("rules") else { throw top.error("rules", "missing", fix: "put the rules under 'rules:'") }
+        return try items.enumerated().map { i, item in
+            let probe = (item as? [String: Any])?["id"] as? String
+            let m = try StrictMapping(item, file: file, rule: probe ?? "#\(i + 1)", path: "")
+            return try readRule(m, file: file, expand: expand, historyNames: historyNames)
+        }
+    }
+
+    func readRule(_ m: StrictMapping, file: String, expand: LexiconExpander, historyNames: Set<String>) throws -> SafetyRule {
+        try m.rejectUnknownKeys(Self.ruleKeys)
+        let id = try m.requiredString("id")
+        guard !id.split(separator: "-", omittingEmptySubsequences: false).contains(where: { $0.isEmpty || !$0.allSatisfy { $0.isLowercaseASCIILetter || $0.isASCIIDigit } }) else {
+            throw m.error("id", "'\(id)' is not kebab-case", fix: "use lower-case words joined by '-'")
+        }
+        let levelText = try m.requiredString("level")
+        guard let level = Self.ruleLevels[levelText] else {
+            throw m.error("level", "unknown level '\(levelText)'", fix: "use emergency or urgent")
+        }
+        let scopeText = try m.string("scope") ?? "positive"
+        guard let scope = SafetyRule.Scope(rawValue: scopeText) else { throw m.error("scope", "unknown scope '\(scopeText)'", fix: "use positive or any-clause") }
+        var patterns: [CompiledPattern] = []
+        for (i, item) in (try m.list("all") ?? []).enumerated() {
+            let alternatives: [String]
+            if let s = item as? String { alternatives = [s] }
+            else if let list = item as? [Any], list.allSatisfy({ $0 is String }), !list.isEmpty { alternatives = list.map { $0 as! String } }
+            else { throw m.error("all[\(i)]", "expected a pattern or a list of alternatives", fix: "write a quoted pattern or a list of quoted patterns") }
+            patterns.append(try expand.compile(alternatives, file: file, rule: id, field: "all[\(i)]"))
+        }
+        func condition(_ value: Any, field: String) throws -> RuleCondition {
+            try RuleCondition.read(try StrictMapping(value, file: file, rule: id, path: field),
+                                   compile: { f, alts in try expand.compile(alts, file: file, rule: id, field: f) }, historyNames: historyNames)
+        }
+        func conditions(_ key: String) throws -> [RuleCondition] {
+            try (m.list(key) ?? []).enumerated().map { try condition($1, field: "\(key)[\($0)]") }
+        }
+        let requires = try m.mapping("requires").map { try condition($0.values, field: "requires") }
+        let requiresAny = try conditions("requires_any"), vetoes = try conditions("vetoes"), overrides = try conditions("veto_overrides")
+        if patterns.isEmpty, requires == nil, requiresAny.isEmpty {
+            throw m.error("all", "the rule tests nothing", fix: "add patterns under 'all:' or a condition under 'requires:'")
+        }
+        if !overrides.isEmpty, vetoes.isEmpty { throw m.error("veto_overrides", "overrides without vetoes", fix: "remove it or add vetoes") }
+        let casesMap = try m.mapping("cases")
+        try casesMap?.rejectUnknownKeys(["fire", "quiet"])
+        let fire = try casesMap?.strings("fire") ?? [], quiet = try casesMap?.strings("quiet") ?? []
+        if fire.isEmpty { throw m.error("cases.fire", "no sentence it must fire on", fix: "add at least one sentence under cases: fire:") }
+        if quiet.isEmpty { throw m.error("cases.quiet", "no sentence it must stay quiet on", fix: "add at least one near-miss sentence under cases: quiet:") }
+        return SafetyRule(id: id, level: level, flag: try m.requiredString("flag"), shows: try m.string("shows"), crisis: try m.bool("crisis") ?? false,
+                          scope: scope, all: patterns, requires: requires, requiresAny: requiresAny, vetoes: vetoes, vetoOverrides: overrides,
+                          rationale: try m.requiredString("rationale"), source: try requiredURL(m, "source"),
+                          cases: .init(fire: fire, quiet: quiet), file: file)
+    }
+
+    func requiredURL(_ m: StrictMapping, _ key: String) throws -> String {
+        let s = try m.requiredString(key)
+        guard s.hasPrefix("https://") || s.hasPrefix("http://") else { throw m.error(key, "'\(s)' is not a URL", fix: "cite a mainstream reference page") }
+        return s
+    }
+
+    // MARK: concepts
+
+    func readConcepts() throws -> [RedFlagConcept] {
+        let dir = directory.appendingPathComponent("concepts")
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".yaml") }.sorted()
+        var out: [RedFlagConcept] = []
+        var ids: [String: String] = [:]
+        for name in names {
+            let relative = "concepts/" + name, file = display(relative)
+            let top = try StrictMapping(try yaml(relative), file: file, path: "")
+            try top.rejectUnknownKeys(["concepts"])
+            for (i, item) in (try top.list("concepts") ?? []).enumerated() {
+                let probe = (item as? [String: Any])?["id"] as? String
+                let m = try StrictMapping(item, file: file, rule: probe ?? "#\(i + 1)", path: "")
+                try m.rejectUnknownKeys(["id", "level", "flag", "critical", "crisis", "source", "exemplars", "negatives"])
+                let id = try m.requiredString("id")
+                if let other = ids[id] { throw m.error("id", "duplicate concept id (also in \(other))", fix: "give each concept its own id") }
+                ids[id] = file
+                let levelText = try m.requiredString("level")
+                guard let level = Self.ruleLevels[levelText] else { throw m.error("level", "unknown level '\(levelText)'", fix: "use emergency or urgent") }
+                let exemplars = try m.strings("exemplars") ?? [], negatives = try m.strings("negatives") ?? []
+                if exemplars.count < 20 { throw m.error("exemplars", "only \(exemplars.count) exemplars", fix: "give at least 20 lay wordings") }
+                if negatives.count < 8 { throw m.error("negatives", "only \(negatives.count) near misses", fix: "give at least 8 sentences that must not count") }
+                out.append(RedFlagConcept(id: id, level: level, flag: try m.requiredString("flag"), critical: try m.bool("critical") ?? false,
+                                          crisis: try m.bool("crisis") ?? false, source: try requiredURL(m, "source"),
+                                          exemplars: exemplars, negatives: negatives, file: file))
+            }
+        }
+        return out
+    }
+
+    // MARK: policy and weights
+
+    func level(_ m: StrictMapping, _ key: String) throws -> TriageLevel {
+        let s = try m.requiredString(key)
+        guard let l = TriageLevel(rawValue: s) else { throw m.error(key, "unknown level '\(s)'", fix: "use emergency, urgent, routine or self-care") }
+        return l
+    }
+
+    func readPolicy(_ expand: LexiconExpander, historyNames: Set<String>) throws -> TriagePolicyData {
+        let file = "triage-policy.yaml"
+        let m = try StrictMapping(try yaml(file), file: display(file), path: "")
+        try m.rejectUnknownKeys(["differential", "condition_flags", "similar_flags", "crisis_conditions", "self_care_floor"])
+        func section(_ key: String, _ keys: [String]) throws -> StrictMapping {
+            guard let s = try m.mapping(key) else { throw m.error(key, "missing", fix: "restore it from git") }
+            try s.rejectUnknownKeys(keys)
+            return s
+        }
+        let diff = try section("differential", ["leading_emergency_without_sign", "runner_up"])
+        guard let ru = try diff.mapping("runner_up") else { throw diff.error("runner_up", "missing", fix: "restore it from git") }
+        try ru.rejectUnknownKeys(["within_top", "score_ratio", "min_key_coverage", "at_most"])
+        let cf = try section("condition_flags", ["candidates", "min_content_words"])
+        let sf = try section("similar_flags", ["candidates", "min_similarity"])
+        let cc = try section("crisis_conditions", ["ids", "within_top"])
+        var floors: [TriagePolicyData.Floor] = []
+        for (i, item) in (try m.list("self_care_floor") ?? []).enumerated() {
+            let f = try StrictMapping(item, file: display(file), path: "self_care_floor[\(i)]")
+            try f.rejectUnknownKeys(["id", "when", "reason"])
+            guard let when = f.values["when"] else { throw f.error("when", "missing", fix: "add the condition") }
+            let cond = try RuleCondition.read(try StrictMapping(when, file: display(file), path: f.field("when")),
+                                              compile: { fld, alts in try expand.compile(alts, file: display(file), rule: nil, field: fld) },
+                                              historyNames: historyNames)
+            floors.append(.init(id: try f.requiredString("id"), when: cond, reason: try f.requiredString("reason")))
+        }
+        return TriagePolicyData(
+            leadingEmergencyWithoutSign: try level(diff, "leading_emergency_without_sign"),
+            runnerUp: .init(withinTop: Int(try ru.requiredNumber("within_top")), scoreRatio: try ru.requiredNumber("score_ratio"),
+                            minKeyCoverage: try ru.requiredNumber("min_key_coverage"), atMost: try level(ru, "at_most")),
+            conditionFlagCandidates: Int(try cf.requiredNumber("candidates")), conditionFlagMinWords: Int(try cf.requiredNumber("min_content_words")),
+            similarFlagCandidates: Int(try sf.requiredNumber("candidates")), similarFlagMinSimilarity: Float(try sf.requiredNumber("min_similarity")),
+            crisisConditionIDs: Set(try cc.strings("ids") ?? []), crisisWithinTop: Int(try cc.requiredNumber("within_top")), selfCareFloor: floors)
+    }
+
+    func readWeights() throws -> AnalysisWeights {
+        let file = "weights.yaml"
+        let m = try StrictMapping(try yaml(file), file: display(file), path: "")
+        try m.rejectUnknownKeys(["symptom_weights", "priors", "lite", "complete", "likelihood_temperature"])
+        func section(_ key: String, _ keys: [String]) throws -> StrictMapping {
+            guard let s = try m.mapping(key) else { throw m.error(key, "missing", fix: "restore it from git") }
+            try s.rejectUnknownKeys(keys)
+            for k in keys where !s.has(k) { throw s.error(k, "missing", fix: "add '\(k):' with a number") }
+            return s
+        }
+        let sw = try section("symptom_weights", ["key", "typical", "occasional"])
+        let p = try section("priors", ["common", "rare", "age_mismatch", "infant_age_mismatch", "sex_mismatch", "pregnancy_match",
+                                       "pregnancy_condition_not_pregnant"])
+        let l = try section("lite", ["retrieval", "symptoms", "key_coverage", "denied"])
+        let c = try section("complete", CompleteAnalyzer.Weights.names)
+        var complete: [String: Double] = [:]
+        for k in CompleteAnalyzer.Weights.names { complete[k] = try c.requiredNumber(k) }
+        return AnalysisWeights(
+            symptomWeights: ["key": try sw.requiredNumber("key"), "typical": try sw.requiredNumber("typical"), "occasional": try sw.requiredNumber("occasional")],
+            priors: .init(common: try p.requiredNumber("common"), rare: try p.requiredNumber("rare"), ageMismatch: try p.requiredNumber("age_mismatch"),
+                          infantAgeMismatch: try p.requiredNumber("infant_age_mismatch"), sexMismatch: try p.requiredNumber("sex_mismatch"),
+                          pregnancyMatch: try p.requiredNumber("pregnancy_match"),
+                          pregnancyConditionNotPregnant: try p.requiredNumber("pregnancy_condition_not_pregnant")),
+            lite: .init(retrieval: try l.requiredNumber("retrieval"), symptoms: try l.requiredNumber("symptoms"),
+                        keyCoverage: try l.requiredNumber("key_coverage"), denied: try l.requiredNumber("denied")),
+            complete: CompleteAnalyzer.Weights(values: complete),
+            likelihoodTemperature: try m.requiredNumber("likelihood_temperature"))
+    }
+}
+
+/// Expands `{{lexicon}}` references and compiles patterns, naming the place of any error.
+struct LexiconExpander {
+    let lexicons: [String: [String]]
+    /// Compile now (and report a bad pattern here), or leave it to the first match.
+    var eager = true
+
+    func expand(_ pattern: String, file: String, rule: String?, field: String, depth: Int = 0) throws -> String {
+        guard pattern.utf8.contains(UInt8(ascii: "{")) else { return pattern }
+        var out = "", rest = Substring(pattern)
+        while let open = rest.firstRange(of: "{{") {
+            out += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].firstRange(of: "}}") else {
+                throw KnowledgeError(file: file, rule: rule, field: field, message: "unclosed '{{'", fix: "write {{lexicon_name}}")
+            }
+            let name = String(rest[open.upperBound..<close.lowerBound])
+            guard let alternatives = lexicons[name] else {
+                throw KnowledgeError(file: file, rule: rule, field: field, message: "unknown lexicon '\(name)'",
+                                     fix: "use one of \(lexicons.keys.sorted().joined(separator: ", ")) or add it to rules/lexicons.yaml")
+            }
+            guard depth < 4 else { throw KnowledgeError(file: file, rule: rule, field: field, message: "lexicons refer to each other in a loop", fix: "break the loop") }
+            out += "(?:" + (try expand(alternatives.joined(separator: "|"), file: file, rule: rule, field: field, depth: depth + 1)) + ")"
+            rest = rest[close.upperBound...]
+        }
+        return out + rest
+    }
+
+    func compile(_ alternatives: [String], file: String, rule: String?, field: String, anchored: Bool = false) throws -> CompiledPattern {
+        guard !alternatives.isEmpty, !alternatives.contains(where: { $0.isEmpty }) else {
+            throw KnowledgeError(file: file, rule: rule, field: field, message: "empty pattern", fix: "write the words to look for")
+        }
+        let joined = try alternatives.map { try expand($0, file: file, rule: rule, field: field) }.joined(separator: "|")
+        guard eager else { return CompiledPattern(lazy: joined, anchored: anchored) }
+        do {
+            return try CompiledPattern(joined, anchored: anchored)
+        } catch {
+            throw KnowledgeError(file: file, rule: rule, field: field, message: "pattern does not compile: \(joined.prefix(120))",
+                                 fix: "check its brackets and escapes (ICU regular-expression syntax)")
+        }
+    }
+}
+
+extension Character {
+    var isLowercaseASCIILetter: Bool { ("a"..."z").contains(self) }
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}

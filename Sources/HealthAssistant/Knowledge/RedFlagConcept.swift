@@ -1,0 +1,29 @@
+/// A red-flag concept from `rules/concepts/*.yaml`: lay exemplars of it and near misses that must
+/// not count. The concept detector compares what a person wrote with the exemplars in embedding
+/// space, so it recognises wordings nobody here wrote; patterns (`SafetyRule`) stay a second route.
+public struct RedFlagConcept: Sendable, Identifiable {
+    public var id: String
+    public var level: TriageLevel
+    /// Lay wording shown to the person.
+    public var flag: String
+    /// A critical state (unresponsive, not breathing, heavy bleeding, collapse, seizure, stroke,
+    /// worst-ever or tearing pain): an emergency whatever the differential says.
+    public var critical: Bool
+    public var crisis: Bool
+    public var source: String
+    public var exemplars: [String]
+    public var negatives: [String]
+    public var file: String
+}
+
+/// How the concept detector decides (`concepts:` in rules/triage-policy.yaml).
+public struct ConceptPolicy: Sendable {
+    /// Each text's score for a concept is the mean of its `neighbours` most similar exemplars.
+    public var neighbours: Int
+    /// The score a clause needs to count as the concept.
+    public var minSimilarity: Float
+    /// How far the score must stand above the concept's closest near miss.
+    public var margin: Float
+    /// Also score the whole question (when it denies nothing).
+    public var wholeQuestion: Bool
+}

@@ -1,0 +1,26 @@
+/// The triage engine's constants, from `rules/triage-policy.yaml` (what each means is said there).
+public struct TriagePolicyData: Sendable {
+    public struct RunnerUp: Sendable {
+        public var withinTop: Int
+        public var scoreRatio: Double
+        public var minKeyCoverage: Double
+        public var atMost: TriageLevel
+    }
+
+    /// A circumstance that raises self-care to routine.
+    public struct Floor: Sendable {
+        public var id: String
+        var when: RuleCondition
+        public var reason: String
+    }
+
+    public var leadingEmergencyWithoutSign: TriageLevel
+    public var runnerUp: RunnerUp
+    public var conditionFlagCandidates: Int
+    public var conditionFlagMinWords: Int
+    public var similarFlagCandidates: Int
+    public var similarFlagMinSimilarity: Float
+    public var crisisConditionIDs: Set<String>
+    public var crisisWithinTop: Int
+    public var selfCareFloor: [Floor]
+}

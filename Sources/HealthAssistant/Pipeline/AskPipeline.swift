@@ -1,0 +1,142 @@
+import Embeddings
+import Foundation
+import Linear
+import Store
+
+/// One question, top to bottom: parse → select → embed → retrieve → rank → triage → compose.
+/// `HealthAssistant.ask` supplies the resources (the index, the Complete model, the embedding) as
+/// the model cache leases them; every decision is made here, in this order.
+struct AskPipeline: Sendable {
+    let knowledge: ClinicalKnowledge
+    let parser: FindingsParser
+    let selector = ModelSelector()
+    let rules: RuleEngine
+    let triage: TriageEngine
+    let conditionFlags: ConditionFlagFinder
+    let composer: AnswerComposer
+    /// Fused passages read per question.
+    static let retrievalDepth = 60
+
+    init(knowledge: ClinicalKnowledge) {
+        self.knowledge = knowledge
+        parser = knowledge.parser
+        rules = knowledge.engine
+        triage = TriageEngine(policy: knowledge.policy)
+        conditionFlags = ConditionFlagFinder(policy: knowledge.policy)
+        composer = AnswerComposer(likelihoodTemperature: knowledge.weights.likelihoodTemperature)
+    }
+
+    /// Times of the stages already done when `finish` starts.
+    struct Clock: Sendable { var start: Date; var parsed: Date }
+
+    // 1. parse
+    func parse(_ question: String) -> Findings { parser.parse(question) }
+
+    // 2. select
+    func select(_ f: Findings, requested: ModelSelector.Request, completeFits: Bool) -> ModelSelector.Decision {
+        selector.choose(f, requested: requested, completeFits: completeFits)
+    }
+
+    /// What to embed: the question, and for Complete each clause too (one packed batch).
+    func embeddingTexts(_ question: String, _ f: Findings, _ decision: ModelSelector.Decision) -> [String] {
+        decision.choice == .complete ? [question] + f.clauses.map(\.text) : [question]
+    }
+
+    /// 3–7: embed (awaited here, started earlier), retrieve, rank, triage, compose. `embedding` nil
+    /// means a keyword-only answer; `model` is the Complete model when the selector chose it.
+    func finish(_ f: Findings, decision: ModelSelector.Decision, embedding: Task<Matrix, Error>?, index: IndexResources,
+                model: SymptomModel?, options: HealthAssistant.AskOptions, clock: Clock) async throws -> Answer {
+        var decision = decision
+        var degraded: String?
+        // 3. embed — the keyword half of retrieval needs no vector and runs while the embedding finishes.
+        let keyword = try embedding.map { _ in try index.retriever.keywordCandidates(text: f.keywordQuery, k: Self.retrievalDepth, mode: .hybrid) }
+        var vectors: Matrix?
+        if let embedding {
+            do {
+                vectors = try await embedding.value
+            } catch let error as EmbeddingError {
+                // The model is unavailable: still answer, from keywords alone, and say so.
+                decision = .init(choice: .lite, reason: "The embedding model is unavailable (\(error)); this answer uses keyword search only.")
+            }
+        }
+        if vectors == nil {
+            degraded = "bm25-only"
+            if embedding == nil { decision = .init(choice: .lite, reason: "Keyword-only (BM25) answer, as requested.") }
+        }
+        let tEmbedded = Date()
+        let queryVector = vectors.map { Array($0.row(0)) }
+        let clauseVectors = vectors.flatMap { v in
+            v.rows > 1 ? Matrix(rows: v.rows - 1, cols: v.cols, storage: Array(v.storage[v.cols...])) : nil
+        }
+        let useComplete = decision.choice == .complete && model != nil && clauseVectors != nil
+
+        // 4. retrieve
+        let results = try index.retriever.search(text: f.keywordQuery, vector: queryVector, k: Self.retrievalDepth,
+                                                 mode: queryVector == nil ? .bm25 : .hybrid, keywordResults: queryVector == nil ? nil : keyword)
+        let tRetrieved = Date()
+
+        // 5. rank
+        let analyzer: any Analyzer = useComplete
+            ? CompleteAnalyzer(model: model!, weights: options.completeWeights ?? knowledge.weights.complete)
+            : LiteAnalyzer(weights: knowledge.weights.lite)
+        let input = AnalysisInput(findings: f, profiles: index.profiles, retrieval: Self.retrievalStrength(results, table: index.retriever.index.table),
+                                  clauseVectors: useComplete ? clauseVectors : nil,
+                                  dense: useComplete ? Self.densePerCondition(queryVector, index: index) : [:],
+                                  symptomLexicon: index.symptomLexicon, queryVector: queryVector, priors: knowledge.weights.priors)
+        let ranked = Array(analyzer.rank(input).prefix(max(10, options.maxConditions)))
+
+        // 6. triage
+        let evidence = redFlags(f, ranked: ranked, clauseVectors: useComplete ? clauseVectors : nil, model: useComplete ? model : nil)
+        let verdict = triage.decide(f, flags: evidence, ranked: ranked.map { .init(profile: $0.profile, score: $0.score, keyCoverage: $0.keyCoverage) })
+        let tAnalyzed = Date()
+
+        // 7. compose
+        return try composer.compose(findings: f, ranked: ranked, results: results, triage: verdict, redFlags: evidence, index: index,
+                                    model: .init(name: analyzer.name, reason: decision.reason), maxConditions: options.maxConditions,
+                                    timings: [
+                                        "parseMs": ms(clock.start, clock.parsed), "embedMs": ms(clock.parsed, tEmbedded),
+                                        "retrieveMs": ms(tEmbedded, tRetrieved), "analyzeMs": ms(tRetrieved, tAnalyzed),
+                                    ], started: clock.start, degraded: degraded)
+    }
+
+    /// Every red-flag signal, in the order shown: safety rules and vital signs, the leading
+    /// conditions' own flags, a crisis condition, then flags said in other words. One per flag text.
+    func redFlags(_ f: Findings, ranked: [RankedCondition], clauseVectors: Matrix?, model: SymptomModel?) -> [TriageEvidence] {
+        var evidence = rules.hits(f).map {
+            TriageEvidence(kind: .rule, level: $0.rule.level, flag: $0.flag, clause: $0.clause, id: $0.rule.id, crisis: $0.rule.crisis)
+        }
+        evidence += conditionFlags.lexicalFlags(f, candidates: ranked.prefix(knowledge.policy.conditionFlagCandidates).map(\.profile))
+        var seen = Set<String>()
+        evidence = evidence.filter { seen.insert($0.flag.lowercased()).inserted }
+        if !evidence.contains(where: \.crisis), let crisis = conditionFlags.crisisCondition(f, ranked: ranked) { evidence.insert(crisis, at: 0) }
+        if let model, let clauseVectors {
+            evidence += conditionFlags.similarFlags(f, clauseVectors: clauseVectors, model: model,
+                                                    candidates: ranked.prefix(knowledge.policy.similarFlagCandidates).map(\.profile), existing: evidence)
+        }
+        return evidence
+    }
+
+    /// Condition strength from where its chunks rank in the fused list: Σ 1/(60 + rank), scaled to 0…1.
+    /// Document kinds and paths come from the in-memory vector table, so this needs no database read.
+    static func retrievalStrength(_ results: [HybridRetriever.Result], table: VectorTable) -> [String: Double] {
+        var strength: [String: Double] = [:]
+        for (rank, r) in results.enumerated() {
+            guard let d = table.document(ofChunk: r.chunkID), d.kind == "condition" else { continue }
+            strength[d.path, default: 0] += 1 / (60 + Double(rank + 1))
+        }
+        let top = strength.values.max() ?? 1
+        return strength.mapValues { $0 / top }
+    }
+
+    /// Every condition's closest passage to the question (Complete weighs them all; Lite only what retrieval found).
+    static func densePerCondition(_ queryVector: [Float]?, index: IndexResources) -> [String: Double] {
+        guard let queryVector else { return [:] }
+        let table = index.retriever.index.table
+        let best = index.retriever.index.bestScorePerDocument(queryVector)
+        var dense: [String: Double] = [:]
+        for (i, d) in table.documents.enumerated() where d.kind == "condition" { dense[d.path] = Double(best[i]) }
+        return dense
+    }
+
+    func ms(_ a: Date, _ b: Date) -> Double { (b.timeIntervalSince(a) * 100_000).rounded() / 100 }
+}

@@ -1,0 +1,79 @@
+/// The one place that decides urgency. It takes every signal as evidence — safety rules and vital
+/// signs, the red flags of candidate conditions, crisis conditions, the differential, and the
+/// self-care floors — and returns the level with the evidence that set it. Red flags only raise
+/// the level; nothing lowers an emergency. Its constants are `rules/triage-policy.yaml`.
+public struct TriageEngine: Sendable {
+    public struct Decision: Sendable {
+        public var level: TriageLevel
+        public var reason: String
+        /// The evidence that set the level, strongest first.
+        public var decidedBy: [TriageEvidence]
+    }
+
+    /// A ranked condition as triage sees it.
+    public struct Candidate: Sendable {
+        public var profile: ConditionProfile
+        public var score: Double
+        public var keyCoverage: Double
+    }
+
+    let policy: TriagePolicyData
+
+    public init(policy: TriagePolicyData) { self.policy = policy }
+
+    public func decide(_ f: Findings, flags: [TriageEvidence], ranked: [Candidate]) -> Decision {
+        let emergencies = flags.filter { $0.level == .emergency }
+        if let first = emergencies.first {
+            return Decision(level: .emergency, reason: "Red flag: \(first.flag) (from \"\(first.clause)\").", decidedBy: emergencies)
+        }
+        var level = TriageLevel.selfCare
+        var reason = "No red flags found and the leading conditions can usually be managed at home."
+        var decidedBy: [TriageEvidence] = []
+        if let top = ranked.first {
+            let leading = TriageEvidence(kind: .differential, level: top.profile.triage, flag: top.profile.name, clause: "", id: top.profile.id,
+                                         condition: top.profile.id)
+            if top.profile.triage == .emergency {
+                // The best fit can be an emergency, but none of its warning signs was described:
+                // the policy's level, with the signs that would make it an emergency spelled out.
+                var evidence = leading
+                evidence.level = policy.leadingEmergencyWithoutSign
+                let urgentFlags = flags.filter { $0.level >= evidence.level }
+                let signs = top.profile.redFlags.prefix(3).map(\.flag).joined(separator: "; ")
+                return Decision(level: max(evidence.level, flags.map(\.level).max() ?? .selfCare),
+                                reason: "\(top.profile.name) fits best and can be serious; no emergency warning signs were described. Get seen today, and call emergency services if you notice: \(signs).",
+                                decidedBy: [evidence] + urgentFlags)
+            }
+            level = top.profile.triage
+            decidedBy = [leading]
+            // A dangerous runner-up that fits well keeps the answer at its level, up to the cap.
+            let r = policy.runnerUp
+            if let serious = ranked.prefix(r.withinTop).dropFirst().first(where: {
+                   $0.profile.triage >= .urgent && $0.score >= top.score * r.scoreRatio && $0.keyCoverage >= r.minKeyCoverage }),
+               serious.profile.triage > level {
+                level = min(r.atMost, serious.profile.triage)
+                reason = "\(top.profile.name) fits best, but \(serious.profile.name) fits almost as well and needs prompt assessment."
+                decidedBy = [TriageEvidence(kind: .differential, level: level, flag: serious.profile.name, clause: "", id: serious.profile.id,
+                                            condition: serious.profile.id)]
+            } else {
+                reason = "The best-fitting condition, \(top.profile.name), usually needs: \(top.profile.triage.rawValue)."
+            }
+        }
+        let urgentFlags = flags.filter { $0.level == .urgent }
+        if let urgent = urgentFlags.first, level < .urgent {
+            level = .urgent
+            reason = "Warning sign: \(urgent.flag) (from \"\(urgent.clause)\")."
+            decidedBy = urgentFlags
+        } else if level == .urgent {
+            decidedBy += urgentFlags
+        }
+        if level == .selfCare {
+            let input = RuleInput(f)
+            if let floor = policy.selfCareFloor.first(where: { $0.when.holds(input) }) {
+                level = .routine
+                reason += " " + floor.reason
+                decidedBy = [TriageEvidence(kind: .floor, level: .routine, flag: floor.reason, clause: "", id: floor.id)]
+            }
+        }
+        return Decision(level: level, reason: reason, decidedBy: decidedBy)
+    }
+}
