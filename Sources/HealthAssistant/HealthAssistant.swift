@@ -157,6 +157,16 @@ public final class HealthAssistant: Sendable {
         }, body)
     }
 
+    /// The red-flag concepts' embedded exemplars (built on first use if the index lacks them).
+    func withConceptModel<R: Sendable>(_ store: SQLiteStore, _ body: (ConceptModel) async throws -> R) async throws -> R {
+        let knowledge = try knowledge()
+        let bytes = (knowledge.concepts.reduce(0) { $0 + $1.exemplars.count + $1.negatives.count }) * 384 * 4 + 100_000
+        return try await cache.using("concepts", bytes: bytes, load: { [self] in
+            if let m = try ConceptModel.load(from: store, fingerprint: knowledge.conceptFingerprint, concepts: knowledge.concepts) { return m }
+            return try await withEmbedder { try ConceptModel.ensure(store: store, embedder: $0, knowledge: knowledge) }
+        }, body)
+    }
+
     /// Bytes the Complete model would need resident, to let the selector respect the budget.
     func completeFits(_ store: SQLiteStore) -> Bool {
         let need = storeBox.memo("completeBytes") { embedderSource.bytes() + indexBytes(store) + ((try? store.artifactSize(name: SymptomModel.artifactName)) ?? 0) }
@@ -178,6 +188,7 @@ public final class HealthAssistant: Sendable {
             let indexer = CorpusIndexer(store: store, embedder: embedder, countTokens: { tokenizer.encode($0).count - 2 })
             let r = try indexer.index(folder: folder ?? configuration.corpusDirectory, warn: warn, progress: progress)
             try SymptomModel.ensure(store: store, embedder: embedder, profiles: try ConditionProfile.load(from: store, symptomWeights: weights))
+            try ConceptModel.ensure(store: store, embedder: embedder, knowledge: try knowledge())
             return r
         }
         // The vector index and the Complete model now describe an older corpus: drop them.
@@ -245,12 +256,19 @@ public final class HealthAssistant: Sendable {
         let embedding: Task<Matrix, Error>? = options.keywordOnly ? nil : Task { try await embedQuestion(texts) }
         defer { embedding?.cancel() }
         return try await withIndex(store) { index in
-            if decision.choice == .complete, embedding != nil {
-                return try await withSymptomModel(store, index: index) { model in
-                    try await pipeline.finish(findings, decision: decision, embedding: embedding, index: index, model: model, options: options, clock: clock)
-                }
+            guard embedding != nil else {
+                return try await pipeline.finish(findings, decision: decision, embedding: nil, index: index, model: nil, concepts: nil, options: options, clock: clock)
             }
-            return try await pipeline.finish(findings, decision: decision, embedding: embedding, index: index, model: nil, options: options, clock: clock)
+            return try await withConceptModel(store) { concepts in
+                if decision.choice == .complete {
+                    return try await withSymptomModel(store, index: index) { model in
+                        try await pipeline.finish(findings, decision: decision, embedding: embedding, index: index, model: model, concepts: concepts,
+                                                  options: options, clock: clock)
+                    }
+                }
+                return try await pipeline.finish(findings, decision: decision, embedding: embedding, index: index, model: nil, concepts: concepts,
+                                                 options: options, clock: clock)
+            }
         }
     }
 

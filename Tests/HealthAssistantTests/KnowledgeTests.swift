@@ -12,6 +12,10 @@ struct KnowledgeTests {
         #expect(k.rules.contains { $0.crisis && $0.scope == .anyClause })
         #expect(Set(k.rules.map(\.id)).count == k.rules.count)
         #expect(k.rules.allSatisfy { !$0.cases.fire.isEmpty && !$0.cases.quiet.isEmpty && $0.source.hasPrefix("http") })
+        // Red-flag concepts: the critical states among them, each with many exemplars and near misses.
+        #expect(k.concepts.count >= 20)
+        #expect(k.concepts.filter(\.critical).count >= 7)
+        #expect(k.concepts.allSatisfy { $0.exemplars.count >= 30 && $0.negatives.count >= 12 })
     }
 
     @Test(arguments: TestKnowledge.ruleIDs)

@@ -103,4 +103,24 @@ struct TriageRegressionTests {
         #expect(answer.degraded == "bm25-only")
         #expect(!answer.conditions.isEmpty && !answer.citations.isEmpty)
     }
+
+    /// A message with nothing recognisable gets no guessed condition: understood is false, no
+    /// conditions, advice that asks for a description and says what to do in an emergency.
+    @Test(arguments: ["((((((", "no no no", "hello, how are you today?", "¿Dónde está la estación de tren?"])
+    func junkIsNotUnderstood(text: String) async throws {
+        let answer = try await Self.assistant.ask(text)
+        #expect(!answer.understood, "\(answer.conditions.map(\.name))")
+        #expect(answer.conditions.isEmpty)
+        #expect(answer.advice.contains { $0.contains("911") })
+        #expect(answer.json().contains("\"understood\":false"))
+    }
+
+    /// A message the assistant cannot read is never answered below "urgent": not understanding is
+    /// not evidence that all is well.
+    @Test func notUnderstoodIsNeverBenign() async throws {
+        let answer = try await Self.assistant.ask("my grandad has slumped over in his armchair and we cannot get any response out of him")
+        #expect(answer.understood || answer.triage.level >= .urgent, "\(answer.triage.reason)")
+        let junk = try await Self.assistant.ask("((((((")
+        #expect(junk.triage.level >= .urgent && junk.triage.decidedBy == ["floor:not-understood"])
+    }
 }

@@ -7,6 +7,10 @@ public struct ModelSelector: Sendable {
 
     public init() {}
 
+    /// Questions of more clauses than this are answered by Lite: Complete weighs every clause
+    /// embedded on its own, and a run-on list of hundreds would cost more than it tells.
+    public static let maxClauses = 32
+
     /// `completeFits`: whether the Complete model fits the cache budget.
     public func choose(_ f: Findings, requested: Request = .auto, completeFits: Bool = true) -> Decision {
         switch requested {
@@ -14,6 +18,9 @@ public struct ModelSelector: Sendable {
         case .complete where completeFits: return Decision(choice: .complete, reason: "Complete was requested explicitly.")
         case .complete: return Decision(choice: .lite, reason: "Complete was requested but does not fit the memory limit, so Lite answered.")
         case .auto: break
+        }
+        if f.clauses.count > Self.maxClauses {
+            return Decision(choice: .lite, reason: "A long question of \(f.clauses.count) parts: Lite weighs it as a whole.")
         }
         var reasons: [String] = []
         let symptoms = f.positive.count

@@ -61,7 +61,8 @@ public struct Answer: Codable, Sendable {
 
     public struct ModelInfo: Codable, Sendable { public var name: String; public var reason: String }
 
-    public var schema = 1
+    /// 2: `understood`, `triage.decidedBy`, `redFlags[].level` and `redFlags[].source` were added.
+    public var schema = 2
     /// False when the question held no recognisable symptom or finding (junk, a greeting, another
     /// language): no conditions are listed and the advice asks the person to describe what they feel.
     public var understood = true
@@ -77,6 +78,13 @@ public struct Answer: Codable, Sendable {
     public var degraded: String?
 
     public static let notice = "Not a diagnosis: general information from a local library. If you are worried, contact a health professional; in an emergency call 911 / 999 / 112."
+
+    /// What a person hears when their message held nothing recognisable.
+    public static let notUnderstoodAdvice = [
+        "I could not recognise a symptom in your message. Please describe what you feel: where, since when, how bad, and anything that makes it better or worse.",
+        "Call emergency services now (911 / 999 / 112) if someone is unconscious or will not wake, is not breathing normally or is choking, is bleeding heavily, has chest pain, a seizure, sudden weakness of the face or an arm or slurred speech, or has thoughts of ending their life.",
+        "If you are unsure and worried, contact a doctor, nurse or pharmacist today.",
+    ]
 
     public static let crisisHelp = [
         "If you are in immediate danger, call emergency services now: 911 (US), 999 (UK), 112 (EU).",

@@ -8,8 +8,10 @@ import Store
 struct AnswerComposer: Sendable {
     /// Softmax temperature of the relative likelihood (rules/weights.yaml).
     let likelihoodTemperature: Double
+    /// Cited when nothing else can be: what to do in an emergency.
+    static let emergencyTopic = "corpus/topics/when-to-call-emergency-services.md"
 
-    func compose(findings: Findings, ranked: [RankedCondition], results: [HybridRetriever.Result], triage: TriageEngine.Decision,
+    func compose(findings: Findings, understood: Bool, ranked: [RankedCondition], results: [HybridRetriever.Result], triage: TriageEngine.Decision,
                  redFlags: [TriageEvidence], index: IndexResources, model: Answer.ModelInfo, maxConditions: Int,
                  timings: [String: Double], started: Date, degraded: String?) throws -> Answer {
         // Likelihood: a softmax over the ranked scores (relative, not a probability of disease).
@@ -31,7 +33,12 @@ struct AnswerComposer: Sendable {
             if let d = table.document(ofChunk: r.chunkID), citedPaths.contains(d.path), covered.insert(d.path).inserted { wanted.insert(r.chunkID) }
         }
         let chunks = try index.chunks(ids: results.map(\.chunkID).filter(wanted.contains))
-        let citations = cite(results: results, chunks: chunks, conditions: shown.prefix(3).map(\.profile), index: index)
+        // Not understood: cite general guidance (topics), not conditions nobody described.
+        var citations = cite(results: understood ? results : results.filter { table.document(ofChunk: $0.chunkID)?.kind != "condition" },
+                             chunks: chunks, conditions: shown.prefix(3).map(\.profile), index: index)
+        if citations.isEmpty, let c = index.chunks(documentPath: Self.emergencyTopic).first {
+            citations = [Answer.Citation(index: 1, path: c.documentPath, section: c.headingPath, excerpt: String(c.text.prefix(240)))]
+        }
         let crisis = redFlags.contains { $0.crisis }
         var allTimings = timings
         allTimings["totalMs"] = (Date().timeIntervalSince(started) * 100_000).rounded() / 100
@@ -39,11 +46,12 @@ struct AnswerComposer: Sendable {
             triage: .init(level: triage.level, reason: triage.reason, decidedBy: triage.decidedBy.map(\.source)),
             conditions: conditions,
             redFlags: redFlags.map { .init(flag: $0.flag, clause: $0.clause, condition: $0.condition, level: $0.level, source: $0.source) },
-            advice: advice(level: triage.level, top: shown.first?.profile, crisis: crisis, index: index),
+            advice: understood ? advice(level: triage.level, top: shown.first?.profile, crisis: crisis, index: index) : Answer.notUnderstoodAdvice,
             citations: citations,
             model: model,
             timings: allTimings,
             notice: Answer.notice)
+        answer.understood = understood
         if crisis { answer.crisis = Answer.crisisHelp }
         answer.degraded = degraded
         return answer

@@ -248,18 +248,21 @@ struct KnowledgeLoader {
     func readPolicy(_ expand: LexiconExpander, historyNames: Set<String>) throws -> TriagePolicyData {
         let file = "triage-policy.yaml"
         let m = try StrictMapping(try yaml(file), file: display(file), path: "")
-        try m.rejectUnknownKeys(["differential", "condition_flags", "similar_flags", "crisis_conditions", "self_care_floor"])
+        try m.rejectUnknownKeys(["differential", "condition_flags", "similar_flags", "crisis_conditions", "self_care_floor", "concepts", "not_understood"])
         func section(_ key: String, _ keys: [String]) throws -> StrictMapping {
             guard let s = try m.mapping(key) else { throw m.error(key, "missing", fix: "restore it from git") }
             try s.rejectUnknownKeys(keys)
             return s
         }
-        let diff = try section("differential", ["leading_emergency_without_sign", "runner_up"])
+        let diff = try section("differential", ["leading_emergency_without_sign", "runner_up", "cant_miss"])
+        guard let cm = try diff.mapping("cant_miss") else { throw diff.error("cant_miss", "missing", fix: "restore it from git") }
+        try cm.rejectUnknownKeys(["within_top", "typical_key_coverage", "typical_min_matched", "some_key_coverage", "otherwise"])
         guard let ru = try diff.mapping("runner_up") else { throw diff.error("runner_up", "missing", fix: "restore it from git") }
         try ru.rejectUnknownKeys(["within_top", "score_ratio", "min_key_coverage", "at_most"])
         let cf = try section("condition_flags", ["candidates", "min_content_words"])
         let sf = try section("similar_flags", ["candidates", "min_similarity"])
         let cc = try section("crisis_conditions", ["ids", "within_top"])
+        let cp = try section("concepts", ["neighbours", "min_similarity", "margin", "whole_question"])
         var floors: [TriagePolicyData.Floor] = []
         for (i, item) in (try m.list("self_care_floor") ?? []).enumerated() {
             let f = try StrictMapping(item, file: display(file), path: "self_care_floor[\(i)]")
@@ -272,11 +275,17 @@ struct KnowledgeLoader {
         }
         return TriagePolicyData(
             leadingEmergencyWithoutSign: try level(diff, "leading_emergency_without_sign"),
+            cantMiss: .init(withinTop: Int(try cm.requiredNumber("within_top")), typicalKeyCoverage: try cm.requiredNumber("typical_key_coverage"),
+                            typicalMinMatched: Int(try cm.requiredNumber("typical_min_matched")), someKeyCoverage: try cm.requiredNumber("some_key_coverage"),
+                            otherwise: try level(cm, "otherwise")),
             runnerUp: .init(withinTop: Int(try ru.requiredNumber("within_top")), scoreRatio: try ru.requiredNumber("score_ratio"),
                             minKeyCoverage: try ru.requiredNumber("min_key_coverage"), atMost: try level(ru, "at_most")),
             conditionFlagCandidates: Int(try cf.requiredNumber("candidates")), conditionFlagMinWords: Int(try cf.requiredNumber("min_content_words")),
             similarFlagCandidates: Int(try sf.requiredNumber("candidates")), similarFlagMinSimilarity: Float(try sf.requiredNumber("min_similarity")),
-            crisisConditionIDs: Set(try cc.strings("ids") ?? []), crisisWithinTop: Int(try cc.requiredNumber("within_top")), selfCareFloor: floors)
+            crisisConditionIDs: Set(try cc.strings("ids") ?? []), crisisWithinTop: Int(try cc.requiredNumber("within_top")), selfCareFloor: floors,
+            concepts: .init(neighbours: Int(try cp.requiredNumber("neighbours")), minSimilarity: Float(try cp.requiredNumber("min_similarity")),
+                            margin: Float(try cp.requiredNumber("margin")), wholeQuestion: try cp.bool("whole_question") ?? true),
+            notUnderstood: try level(m, "not_understood"))
     }
 
     func readWeights() throws -> AnalysisWeights {

@@ -14,7 +14,16 @@ public struct TriagePolicyData: Sendable {
         public var reason: String
     }
 
+    public struct CantMiss: Sendable {
+        public var withinTop: Int
+        public var typicalKeyCoverage: Double
+        public var typicalMinMatched: Int
+        public var someKeyCoverage: Double
+        public var otherwise: TriageLevel
+    }
+
     public var leadingEmergencyWithoutSign: TriageLevel
+    public var cantMiss: CantMiss
     public var runnerUp: RunnerUp
     public var conditionFlagCandidates: Int
     public var conditionFlagMinWords: Int
@@ -23,4 +32,7 @@ public struct TriagePolicyData: Sendable {
     public var crisisConditionIDs: Set<String>
     public var crisisWithinTop: Int
     public var selfCareFloor: [Floor]
+    public var concepts: ConceptPolicy
+    /// The level of an answer to a message with no recognisable finding.
+    public var notUnderstood: TriageLevel
 }

@@ -37,15 +37,19 @@ struct AskPipeline: Sendable {
         selector.choose(f, requested: requested, completeFits: completeFits)
     }
 
-    /// What to embed: the question, and for Complete each clause too (one packed batch).
+    /// Clauses embedded one by one at most (the selector sends longer questions to Lite).
+    static let maxEmbeddedClauses = ModelSelector.maxClauses
+
+    /// What to embed, in one packed batch: the question, then each clause (for the concept
+    /// detector, and Complete's symptom matching).
     func embeddingTexts(_ question: String, _ f: Findings, _ decision: ModelSelector.Decision) -> [String] {
-        decision.choice == .complete ? [question] + f.clauses.map(\.text) : [question]
+        [question] + f.clauses.prefix(Self.maxEmbeddedClauses).map(\.text)
     }
 
     /// 3–7: embed (awaited here, started earlier), retrieve, rank, triage, compose. `embedding` nil
     /// means a keyword-only answer; `model` is the Complete model when the selector chose it.
     func finish(_ f: Findings, decision: ModelSelector.Decision, embedding: Task<Matrix, Error>?, index: IndexResources,
-                model: SymptomModel?, options: HealthAssistant.AskOptions, clock: Clock) async throws -> Answer {
+                model: SymptomModel?, concepts: ConceptModel?, options: HealthAssistant.AskOptions, clock: Clock) async throws -> Answer {
         var decision = decision
         var degraded: String?
         // 3. embed — the keyword half of retrieval needs no vector and runs while the embedding finishes.
@@ -68,7 +72,7 @@ struct AskPipeline: Sendable {
         let clauseVectors = vectors.flatMap { v in
             v.rows > 1 ? Matrix(rows: v.rows - 1, cols: v.cols, storage: Array(v.storage[v.cols...])) : nil
         }
-        let useComplete = decision.choice == .complete && model != nil && clauseVectors != nil
+        let useComplete = decision.choice == .complete && model != nil && clauseVectors?.rows == f.clauses.count
 
         // 4. retrieve
         let results = try index.retriever.search(text: f.keywordQuery, vector: queryVector, k: Self.retrievalDepth,
@@ -83,15 +87,22 @@ struct AskPipeline: Sendable {
                                   clauseVectors: useComplete ? clauseVectors : nil,
                                   dense: useComplete ? Self.densePerCondition(queryVector, index: index) : [:],
                                   symptomLexicon: index.symptomLexicon, queryVector: queryVector, priors: knowledge.weights.priors)
-        let ranked = Array(analyzer.rank(input).prefix(max(10, options.maxConditions)))
+        var ranked = Array(analyzer.rank(input).prefix(max(10, options.maxConditions)))
 
         // 6. triage
-        let evidence = redFlags(f, ranked: ranked, clauseVectors: useComplete ? clauseVectors : nil, model: useComplete ? model : nil)
-        let verdict = triage.decide(f, flags: evidence, ranked: ranked.map { .init(profile: $0.profile, score: $0.score, keyCoverage: $0.keyCoverage) })
+        var evidence = redFlags(f, ranked: ranked, clauseVectors: useComplete ? clauseVectors : nil, model: useComplete ? model : nil,
+                                crisisFromRanking: concepts == nil || vectors == nil)
+        if let concepts, let vectors { evidence = merge(evidence, conceptFlags(f, vectors: vectors, model: concepts)) }
+        // With no recognisable symptom or finding, say so: no guessed conditions, and safe advice.
+        let understood = Self.understood(f, evidence: evidence, lexicon: index.symptomLexicon)
+        if !understood { ranked = [] }
+        let verdict = understood
+            ? triage.decide(f, flags: evidence, ranked: ranked.map { .init(profile: $0.profile, score: $0.score, keyCoverage: $0.keyCoverage, matched: $0.matched.count) })
+            : triage.notUnderstood()
         let tAnalyzed = Date()
 
         // 7. compose
-        return try composer.compose(findings: f, ranked: ranked, results: results, triage: verdict, redFlags: evidence, index: index,
+        return try composer.compose(findings: f, understood: understood, ranked: ranked, results: results, triage: verdict, redFlags: evidence, index: index,
                                     model: .init(name: analyzer.name, reason: decision.reason), maxConditions: options.maxConditions,
                                     timings: [
                                         "parseMs": ms(clock.start, clock.parsed), "embedMs": ms(clock.parsed, tEmbedded),
@@ -101,19 +112,51 @@ struct AskPipeline: Sendable {
 
     /// Every red-flag signal, in the order shown: safety rules and vital signs, the leading
     /// conditions' own flags, a crisis condition, then flags said in other words. One per flag text.
-    func redFlags(_ f: Findings, ranked: [RankedCondition], clauseVectors: Matrix?, model: SymptomModel?) -> [TriageEvidence] {
+    /// `crisisFromRanking`: without the concept detector (keyword-only answers), a crisis condition
+    /// leading the ranking stands in for crisis words no rule anticipated.
+    func redFlags(_ f: Findings, ranked: [RankedCondition], clauseVectors: Matrix?, model: SymptomModel?, crisisFromRanking: Bool = true) -> [TriageEvidence] {
         var evidence = rules.hits(f).map {
             TriageEvidence(kind: .rule, level: $0.rule.level, flag: $0.flag, clause: $0.clause, id: $0.rule.id, crisis: $0.rule.crisis)
         }
         evidence += conditionFlags.lexicalFlags(f, candidates: ranked.prefix(knowledge.policy.conditionFlagCandidates).map(\.profile))
         var seen = Set<String>()
         evidence = evidence.filter { seen.insert($0.flag.lowercased()).inserted }
-        if !evidence.contains(where: \.crisis), let crisis = conditionFlags.crisisCondition(f, ranked: ranked) { evidence.insert(crisis, at: 0) }
+        if crisisFromRanking, !evidence.contains(where: \.crisis), let crisis = conditionFlags.crisisCondition(f, ranked: ranked) { evidence.insert(crisis, at: 0) }
         if let model, let clauseVectors {
             evidence += conditionFlags.similarFlags(f, clauseVectors: clauseVectors, model: model,
                                                     candidates: ranked.prefix(knowledge.policy.similarFlagCandidates).map(\.profile), existing: evidence)
         }
         return evidence
+    }
+
+    /// Whether the question holds anything health-related the assistant recognises: a red flag
+    /// of any kind, a vital sign, or a word the library knows a symptom or condition by (affirmed
+    /// or denied; filler words such as "today" or "how" do not count).
+    static func understood(_ f: Findings, evidence: [TriageEvidence], lexicon: SymptomLexicon) -> Bool {
+        if !evidence.isEmpty || !f.vitals.isEmpty || f.vitals.peakFlowPercent != nil { return true }
+        return f.clauses.contains { clause in
+            TextMatch.words(clause.text).contains { w in
+                w.count > 2 && !TextMatch.stopWords.contains(w) && !TextMatch.queryNoise.contains(w) && lexicon.vocabulary.contains(TextMatch.stem(w))
+            }
+        }
+    }
+
+    /// Red-flag concepts recognised by meaning: the positive clauses, and the whole question when
+    /// it denies nothing (row 0 of `vectors` is the question, then the clauses in order).
+    func conceptFlags(_ f: Findings, vectors: Matrix, model: ConceptModel) -> [TriageEvidence] {
+        var rows: [Int] = [], texts: [String] = []
+        if knowledge.policy.concepts.wholeQuestion, !f.clauses.contains(where: \.negated) { rows.append(0); texts.append(f.text) }
+        for (i, clause) in f.clauses.enumerated() where !clause.negated && i + 1 < vectors.rows { rows.append(i + 1); texts.append(clause.text) }
+        guard !rows.isEmpty else { return [] }
+        var picked = Matrix(rows: rows.count, cols: vectors.cols)
+        for (r, row) in rows.enumerated() { for j in 0..<vectors.cols { picked[r, j] = vectors[row, j] } }
+        return ConceptDetector(policy: knowledge.policy.concepts).detect(texts: texts, vectors: picked, model: model)
+    }
+
+    /// Concept evidence after the rest, one per flag text.
+    func merge(_ evidence: [TriageEvidence], _ more: [TriageEvidence]) -> [TriageEvidence] {
+        var seen = Set(evidence.map { $0.flag.lowercased() })
+        return evidence + more.filter { seen.insert($0.flag.lowercased()).inserted }
     }
 
     /// Condition strength from where its chunks rank in the fused list: Σ 1/(60 + rank), scaled to 0…1.

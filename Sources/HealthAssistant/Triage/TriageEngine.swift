@@ -15,16 +15,47 @@ public struct TriageEngine: Sendable {
         public var profile: ConditionProfile
         public var score: Double
         public var keyCoverage: Double
+        public var matched: Int = 0
     }
 
     let policy: TriagePolicyData
 
     public init(policy: TriagePolicyData) { self.policy = policy }
 
+    /// The differential keeps people safe: a can't-miss condition among the leading ones with its
+    /// key findings present is evidence at its own level when its typical picture is there, else at
+    /// the policy's `otherwise` level (urgent), with its flags to watch for.
+    func cantMissEvidence(_ ranked: [Candidate]) -> [TriageEvidence] {
+        let p = policy.cantMiss
+        return ranked.prefix(p.withinTop).compactMap { c in
+            guard c.profile.cantMiss || c.profile.triage == .emergency, c.keyCoverage >= p.someKeyCoverage else { return nil }
+            let typical = c.keyCoverage >= p.typicalKeyCoverage && c.matched >= p.typicalMinMatched
+            let level = typical ? max(c.profile.triage, p.otherwise) : min(c.profile.triage, p.otherwise)
+            guard level >= .urgent else { return nil }
+            let signs = c.profile.redFlags.filter { $0.level == .emergency }.prefix(3).map(\.flag)
+            let flag = typical ? "\(c.profile.name): its typical picture is described"
+                : "\(c.profile.name) is possible" + (signs.isEmpty ? "" : "; call emergency services now if: " + signs.joined(separator: "; "))
+            return TriageEvidence(kind: .differential, level: level, flag: flag, clause: "", id: c.profile.id, condition: c.profile.id)
+        }
+    }
+
+    /// "Red flag: stiff neck with fever (from "stiff neck")." — or the differential's own words.
+    static func because(_ e: TriageEvidence, _ label: String) -> String {
+        e.clause.isEmpty ? e.flag + "." : "\(label): \(e.flag) (from \"\(e.clause)\")."
+    }
+
+    /// The level for a question with no recognisable finding: not a guess at something benign, but
+    /// a request to describe it, with what to do in an emergency.
+    public func notUnderstood() -> Decision {
+        Decision(level: policy.notUnderstood, reason: "No symptom or health problem could be recognised in the message, so no condition is suggested. Describe what you feel, where, since when and how bad it is.",
+                 decidedBy: [TriageEvidence(kind: .floor, level: policy.notUnderstood, flag: "not understood", clause: "", id: "not-understood")])
+    }
+
     public func decide(_ f: Findings, flags: [TriageEvidence], ranked: [Candidate]) -> Decision {
+        let flags = flags + cantMissEvidence(ranked)
         let emergencies = flags.filter { $0.level == .emergency }
         if let first = emergencies.first {
-            return Decision(level: .emergency, reason: "Red flag: \(first.flag) (from \"\(first.clause)\").", decidedBy: emergencies)
+            return Decision(level: .emergency, reason: Self.because(first, "Red flag"), decidedBy: emergencies)
         }
         var level = TriageLevel.selfCare
         var reason = "No red flags found and the leading conditions can usually be managed at home."
@@ -61,7 +92,7 @@ public struct TriageEngine: Sendable {
         let urgentFlags = flags.filter { $0.level == .urgent }
         if let urgent = urgentFlags.first, level < .urgent {
             level = .urgent
-            reason = "Warning sign: \(urgent.flag) (from \"\(urgent.clause)\")."
+            reason = Self.because(urgent, "Warning sign")
             decidedBy = urgentFlags
         } else if level == .urgent {
             decidedBy += urgentFlags

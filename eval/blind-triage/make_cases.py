@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""Assembles cases.jsonl from scenarios.jsonl (gold levels) and messages/*.jsonl (the writers'
+messages), split by scenario into a dev half (tune on it) and a test half (only score it).
+The split is fixed: within each level, scenarios sorted by SHA-1 of their id, first half dev."""
+import hashlib, json, os, sys
+here = os.path.dirname(os.path.abspath(__file__))
+scen = [json.loads(l) for l in open(os.path.join(here, 'scenarios.jsonl')) if l.strip()]
+level = {s['id']: s['level'] for s in scen}
+split = {}
+for lv in sorted(set(level.values())):
+    ids = sorted((i for i in level if level[i] == lv), key=lambda i: hashlib.sha1(i.encode()).hexdigest())
+    for n, i in enumerate(ids):
+        split[i] = 'dev' if n < (len(ids) + 1) // 2 else 'test'
+out, seen = [], set()
+for name in sorted(os.listdir(os.path.join(here, 'messages'))):
+    for line in open(os.path.join(here, 'messages', name)):
+        if not line.strip():
+            continue
+        m = json.loads(line)
+        text = m['text'].strip()
+        if m['scenario'] not in level or text in seen:
+            continue
+        seen.add(text)
+        out.append({'text': text, 'triage': level[m['scenario']], 'scenario': m['scenario'], 'voice': m['voice'], 'split': split[m['scenario']]})
+with open(os.path.join(here, 'cases.jsonl'), 'w') as f:
+    for c in out:
+        f.write(json.dumps(c, ensure_ascii=False) + '\n')
+from collections import Counter
+print(len(out), 'messages;', Counter((c['split'], c['triage']) for c in out))
+per = Counter(c['scenario'] for c in out)
+print('scenarios', len(per), 'min messages per scenario', min(per.values()), 'voices', sorted(Counter(c['voice'] for c in out).items()))
