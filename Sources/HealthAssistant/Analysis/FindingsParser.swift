@@ -61,6 +61,16 @@ public struct FindingsParser: Sendable {
         return out.filter { !$0.text.isEmpty && $0.text.rangeOfCharacter(from: .letters) != nil }
     }
 
+    /// A short clause that ends by saying all is well ("breathing normally", "lips and tongue fine",
+    /// "wet nappies as usual") denies a problem with what it names, as a cue before it would
+    /// (NegEx's post-negation: the cue follows the finding). Words from rules/negation.yaml.
+    /// The whole piece counts, so "lips and tongue fine" denies both.
+    func isReassurance(_ piece: String) -> Bool {
+        let words = piece.split(separator: " ")
+        guard words.count >= 2, words.count <= lexicon.reassuranceMaxWords else { return false }
+        return lexicon.reassurances.contains(String(words.last!)) || lexicon.reassurances.contains(words.suffix(2).joined(separator: " "))
+    }
+
     /// Whether these comma pieces, read from the first, reach an "or"/"nor" item before anything
     /// that starts a new predicate.
     static func closesNegatedList(_ pieces: ArraySlice<String>) -> Bool {
@@ -79,7 +89,8 @@ public struct FindingsParser: Sendable {
         let p = piece.trimmingCharacters(in: .whitespaces)
         guard !p.isEmpty else { return }
         guard let cue = negationStart(p) else {
-            for part in splitList(p) { out.append(.init(text: part, negated: false)) }
+            let reassured = isReassurance(p)
+            for part in splitList(p) { out.append(.init(text: part, negated: reassured)) }
             return
         }
         let before = String(p[p.startIndex..<cue.lowerBound]).trimmingCharacters(in: .whitespaces)

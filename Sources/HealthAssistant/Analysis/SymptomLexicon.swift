@@ -9,9 +9,8 @@ public struct SymptomLexicon: Sendable {
     /// `SymptomModel.entries`, so a variant's index is its entry's row.
     let variants: [Variant]
     let postings: [String: [Int32]]
-    /// Every content stem of a symptom wording, a condition name or an alias: the words the library
-    /// knows a health problem by.
-    public let vocabulary: Set<String>
+    /// Every content stem of a condition's name or aliases ("eczema", "migraine").
+    public let nameVocabulary: Set<String>
 
     public init(profiles: [ConditionProfile]) {
         var variants: [Variant] = []
@@ -27,7 +26,7 @@ public struct SymptomLexicon: Sendable {
         }
         self.variants = variants
         self.postings = postings
-        vocabulary = Set(postings.keys).union(profiles.flatMap { ([$0.name] + $0.aliases).flatMap(TextMatch.stems) })
+        nameVocabulary = Set(profiles.flatMap { ([$0.name] + $0.aliases).flatMap(TextMatch.stems) })
     }
 
     /// Indexes of the variants whose stems all occur in `stems` (a variant without stems never does).

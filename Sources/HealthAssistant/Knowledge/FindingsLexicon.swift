@@ -7,6 +7,9 @@ public struct FindingsLexicon: Sendable {
     var anyNegationCue: CompiledPattern
     /// What may follow a cue without making it a denial (prefixes of the rest of the clause).
     var pseudoNegations: [String]
+    /// Words that end a short clause saying all is well ("breathing normally"): a cue after the finding.
+    var reassurances: Set<String>
+    var reassuranceMaxWords: Int
     /// Findings that hold their own cue ("not breathing"): the cues, and what must follow.
     var findingsWithCue: [(cues: Set<String>, after: CompiledPattern)]
     var historyDenial: CompiledPattern

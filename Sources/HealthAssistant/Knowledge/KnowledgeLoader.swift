@@ -108,7 +108,8 @@ struct KnowledgeLoader {
     func readFindingsLexicon(_ expand: LexiconExpander) throws -> FindingsLexicon {
         let nfile = "negation.yaml", ffile = "findings.yaml"
         let neg = try StrictMapping(try yaml(nfile), file: display(nfile), path: "")
-        try neg.rejectUnknownKeys(["cues", "pseudo_negations", "findings_with_cue", "history_denial", "pregnancy_denial"])
+        try neg.rejectUnknownKeys(["cues", "pseudo_negations", "findings_with_cue", "history_denial", "pregnancy_denial", "reassurances",
+                                   "reassurance_max_words"])
         let cues = try neg.strings("cues") ?? []
         if cues.isEmpty { throw neg.error("cues", "no negation cues", fix: "list the words that deny a symptom") }
         let cuePatterns = try cues.map { cue in
@@ -136,7 +137,9 @@ struct KnowledgeLoader {
         return FindingsLexicon(
             negationCues: cuePatterns,
             anyNegationCue: try expand.compile(cues.map { #"\b"# + NSRegularExpression.escapedPattern(for: $0) + #"\b"# }, file: display(nfile), rule: nil, field: "cues"),
-            pseudoNegations: try neg.strings("pseudo_negations") ?? [], findingsWithCue: withCue,
+            pseudoNegations: try neg.strings("pseudo_negations") ?? [],
+            reassurances: Set(try neg.strings("reassurances") ?? []), reassuranceMaxWords: Int(try neg.number("reassurance_max_words") ?? 0),
+            findingsWithCue: withCue,
             historyDenial: try pattern(neg, "history_denial", nfile), pregnancyDenial: try pattern(neg, "pregnancy_denial", nfile),
             history: history, sudden: try pattern(fin, "sudden", ffile), severe: try pattern(fin, "severe", ffile),
             pregnant: try pattern(fin, "pregnant", ffile))

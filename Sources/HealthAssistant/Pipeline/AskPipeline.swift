@@ -130,15 +130,15 @@ struct AskPipeline: Sendable {
     }
 
     /// Whether the question holds anything health-related the assistant recognises: a red flag
-    /// of any kind, a vital sign, or a word the library knows a symptom or condition by (affirmed
-    /// or denied; filler words such as "today" or "how" do not count).
+    /// of any kind, a vital sign, a condition's name, or at least two words the library's symptom
+    /// wordings use (one alone — "weather", "cook" — is too often a coincidence). Denied words
+    /// count too; filler words such as "today" or "how" do not.
     static func understood(_ f: Findings, evidence: [TriageEvidence], lexicon: SymptomLexicon) -> Bool {
         if !evidence.isEmpty || !f.vitals.isEmpty || f.vitals.peakFlowPercent != nil { return true }
-        return f.clauses.contains { clause in
-            TextMatch.words(clause.text).contains { w in
-                w.count > 2 && !TextMatch.stopWords.contains(w) && !TextMatch.queryNoise.contains(w) && lexicon.vocabulary.contains(TextMatch.stem(w))
-            }
-        }
+        let stems = Set(f.clauses.flatMap { TextMatch.words($0.text) }
+            .filter { $0.count > 2 && !TextMatch.stopWords.contains($0) && !TextMatch.queryNoise.contains($0) }.map(TextMatch.stem))
+        if stems.contains(where: lexicon.nameVocabulary.contains) { return true }
+        return stems.filter { lexicon.postings[$0] != nil }.count >= 2
     }
 
     /// Red-flag concepts recognised by meaning: the positive clauses, and the whole question when
