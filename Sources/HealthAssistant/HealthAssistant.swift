@@ -328,19 +328,11 @@ final class SimpleProgress: @unchecked Sendable {
 }
 
 /// The opened store and a few numbers derived from it (shared by concurrent questions).
-final class StoreBox: @unchecked Sendable {
-    // `store` is only touched under `lock`.
-    private let lock = NSLock()
-    private var store: SQLiteStore?
+final class StoreBox: Sendable {
+    private let store = OnceCell<SQLiteStore>()
     private let memos = LockedMemo<Int>()
 
-    func get(_ open: () throws -> SQLiteStore) throws -> SQLiteStore {
-        lock.lock(); defer { lock.unlock() }
-        if let store { return store }
-        let s = try open()
-        store = s
-        return s
-    }
+    func get(_ open: () throws -> SQLiteStore) throws -> SQLiteStore { try store.get(open) }
 
     func memo(_ key: String, _ compute: () -> Int) -> Int { memos.value(for: key, compute) }
 

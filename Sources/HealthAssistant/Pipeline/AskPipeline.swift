@@ -42,8 +42,11 @@ struct AskPipeline: Sendable {
 
     /// What to embed, in one packed batch: the question, then each clause (for the concept
     /// detector, and Complete's symptom matching).
+    /// Lite with a one-clause question embeds the question alone: the clause says the same, and
+    /// the concept detector reads the question's vector for it.
     func embeddingTexts(_ question: String, _ f: Findings, _ decision: ModelSelector.Decision) -> [String] {
-        [question] + f.clauses.prefix(Self.maxEmbeddedClauses).map(\.text)
+        if decision.choice == .lite, f.clauses.count <= 1 { return [question] }
+        return [question] + f.clauses.prefix(Self.maxEmbeddedClauses).map(\.text)
     }
 
     /// 3–7: embed (awaited here, started earlier), retrieve, rank, triage, compose. `embedding` nil
@@ -72,6 +75,8 @@ struct AskPipeline: Sendable {
         let clauseVectors = vectors.flatMap { v in
             v.rows > 1 ? Matrix(rows: v.rows - 1, cols: v.cols, storage: Array(v.storage[v.cols...])) : nil
         }
+        // A one-clause Lite question: its clause's vector is the question's.
+        let conceptRows = vectors.map { v in v.rows == 1 && f.clauses.count == 1 ? Matrix(rows: 2, cols: v.cols, storage: v.storage + v.storage) : v }
         let useComplete = decision.choice == .complete && model != nil && clauseVectors?.rows == f.clauses.count
 
         // 4. retrieve
@@ -92,7 +97,7 @@ struct AskPipeline: Sendable {
         // 6. triage
         var evidence = redFlags(f, ranked: ranked, clauseVectors: useComplete ? clauseVectors : nil, model: useComplete ? model : nil,
                                 crisisFromRanking: concepts == nil || vectors == nil)
-        if let concepts, let vectors { evidence = merge(evidence, conceptFlags(f, vectors: vectors, model: concepts)) }
+        if let concepts, let conceptRows { evidence = merge(evidence, conceptFlags(f, vectors: conceptRows, model: concepts)) }
         // With no recognisable symptom or finding, say so: no guessed conditions, and safe advice.
         let understood = Self.understood(f, evidence: evidence, lexicon: index.symptomLexicon)
         if !understood { ranked = [] }
