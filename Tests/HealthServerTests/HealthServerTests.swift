@@ -44,13 +44,15 @@ struct HealthServerTests {
         }
     }
 
-    @Test func askReturnsTheSchemaV1Answer() async throws {
+    @Test func askReturnsTheSchemaV2Answer() async throws {
         try await server().application().test(.live) { client in
             try await client.execute(uri: "/v1/ask", method: .post, headers: [.contentType: "application/json"],
                                      body: Self.body(#"{"question": "sore throat and runny nose for two days", "model": "lite"}"#)) { r in
                 #expect(r.status == .ok)
                 let a = try #require(Self.json(r.body))
-                #expect(a["schema"] as? Int == 1)
+                #expect(a["schema"] as? Int == 2)
+                #expect(a["understood"] as? Bool == true)
+                #expect(((a["triage"] as? [String: Any])?["decidedBy"] as? [Any]) != nil)
                 #expect((a["triage"] as? [String: Any])?["level"] != nil)
                 #expect((a["citations"] as? [Any])?.isEmpty == false)
                 #expect((a["model"] as? [String: Any])?["name"] as? String == "lite")
@@ -177,7 +179,7 @@ struct HealthServerTests {
             let reply = slow.read()
             slow.close()
             #expect(reply.hasPrefix("HTTP/1.1 200"))
-            #expect(reply.contains("\"schema\":1"))
+            #expect(reply.contains("\"schema\":2"))
 
             // Clients that send half a request and vanish, and clients that hang up in the middle
             // of a stream: the server carries on.
