@@ -176,7 +176,7 @@ struct HealthServerTests {
                 rest = rest.dropFirst(7)
                 try await Task.sleep(for: .milliseconds(15))
             }
-            let reply = slow.read()
+            let reply = await slow.readOffPool()
             slow.close()
             #expect(reply.hasPrefix("HTTP/1.1 200"))
             #expect(reply.contains("\"schema\":2"))
@@ -189,7 +189,7 @@ struct HealthServerTests {
                 half.close()
                 let streaming = try RawSocket(port: port)
                 streaming.send(RawSocket.request("POST", "/v1/ask/stream", body: #"{"question": "fever and cough for two days"}"#))
-                _ = streaming.read(until: "event: triage")
+                _ = await streaming.readOffPool(until: "event: triage")
                 streaming.close()
             }
             // Still serving, and the in-flight gauge went back to zero (no leaked admission slots).

@@ -5,7 +5,7 @@ import Glibc
 
 /// A bare TCP client for what an HTTP client library will not do on purpose: send a request
 /// byte by byte with pauses, or hang up in the middle of a response.
-final class RawSocket {
+final class RawSocket: @unchecked Sendable {  // a file descriptor, used by one task at a time
     let fd: Int32
 
     init(port: Int) throws {
@@ -42,6 +42,15 @@ final class RawSocket {
     }
 
     func close() { Glibc.close(fd) }
+
+    /// `read(until:)` on a thread of its own, so waiting for the reply never holds a thread of the
+    /// Swift concurrency pool the in-process server needs to produce it (on a 2-core machine with
+    /// other suites running, a blocked pool thread starved the server into its 10 s timeout).
+    func readOffPool(until marker: String? = nil) async -> String {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: self.read(until: marker)) }
+        }
+    }
 
     static func request(_ method: String, _ path: String, body: String) -> String {
         "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
