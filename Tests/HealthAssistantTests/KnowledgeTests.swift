@@ -9,7 +9,7 @@ struct KnowledgeTests {
     @Test func theProjectsRulesLoad() throws {
         let k = try TestKnowledge.loaded.get()
         #expect(k.rules.count >= 70)
-        #expect(k.rules.contains { $0.crisis && $0.scope == .anyClause })
+        #expect(k.rules.contains { $0.crisis && $0.scope == .unlessDenied })
         #expect(Set(k.rules.map(\.id)).count == k.rules.count)
         #expect(k.rules.allSatisfy { !$0.cases.fire.isEmpty && !$0.cases.quiet.isEmpty && $0.source.hasPrefix("http") })
         // Red-flag concepts: the critical states among them, each with many exemplars and near misses.

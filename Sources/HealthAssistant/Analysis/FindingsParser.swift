@@ -107,7 +107,8 @@ public struct FindingsParser: Sendable {
 
     static let predicateStarts: Set<String> = ["has", "have", "had", "is", "am", "are", "was", "were", "feel", "feels", "felt", "got", "gets",
                                                "keeps", "kept", "started", "starting", "now", "also", "then", "i", "he", "she", "they", "it",
-                                               "it's", "its", "my", "his", "her", "their", "seems", "looks", "developed", "woke", "became"]
+                                               "it's", "its", "my", "his", "her", "their", "seems", "looks", "developed", "woke", "became",
+                                               "there", "there's", "theres", "we", "you"]
 
     static func startsNewPredicate(_ part: String) -> Bool {
         guard let first = part.lowercased().split(separator: " ").first else { return false }
@@ -149,6 +150,15 @@ public struct FindingsParser: Sendable {
 
     // MARK: demographics
 
+    /// Words for the person a message is about, when someone writes for them.
+    static let describedPeople = ["he", "she", "they", "son", "daughter", "boy", "girl", "baby", "child", "kid", "toddler", "husband", "wife",
+        "partner", "mum", "mom", "mother", "dad", "father", "brother", "sister", "friend", "grandson", "granddaughter", "grandchild", "nephew",
+        "niece", "boyfriend", "girlfriend", "bf", "gf", "flatmate", "roommate", "in[- ]law", "grandma", "grandpa", "grandmother", "grandfather",
+        "nan", "nana", "gran", "granny", "neighbour", "neighbor", "colleague", "patient", "man", "woman", "lady", "guy"].joined(separator: "|")
+    /// A unit after a number means it is not an age ("she is 38 weeks", "he is 6 foot").
+    static let notAUnit = #"(?!\s*(?:%|percent|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|times?|kg|lbs?|cm|mm|ml|°|degrees?|"#
+        + #"c\b|f\b|am\b|pm\b|:|\.\d|feet|foot|ft\b|stone|st\b|miles?|km))"#
+
     func age(_ t: String) -> Double? {
         let patterns: [(String, Double)] = [
             (#"(\d+(?:\.\d+)?)\s*(?:-|\s)?\s*(?:weeks?|wks?)[- ]old"#, 1.0 / 52),
@@ -160,6 +170,13 @@ public struct FindingsParser: Sendable {
             (#"\b(\d{1,3})\s*(?:-|\s)?(?:male|female|man|woman|boy|girl)\b"#, 1),
             (#"\b(?:aged?|age of)\s*(\d+)"#, 1),
             (#"\bi(?:'m| am)\s*(\d+)\b"#, 1),
+            // Texting shorthand: "35m", "22f", "29 m".
+            (#"\b(\d{1,2})\s?(?:m|f|yo|y)\b(?!\s*(?:ago|later|away|walk|run|high|tall|long|drop|fall))"#, 1),
+            // Someone described by the person writing: "my little boy is 2", "she's 30", "husband (44)",
+            // "flatmate (28, asthmatic)", "my son, 40,". A unit after the number means it is not an age.
+            (#"\b(?:"# + Self.describedPeople + #")(?:'s| is| s|,| who is| who's| aged)\s+(?:only |just |nearly |almost |about |around )?(\d{1,3})\b"# + Self.notAUnit, 1),
+            // (Patterns are matched from a word start, so the parenthesis is a look-behind.)
+            (#"(?<=\()(\d{1,3})\s*(?:m|f|yo|y|yrs?|years?)?(?:\s*,[^)]*)?\)"#, 1),
         ]
         for (pattern, scale) in patterns {
             if let m = firstMatch(pattern, in: t), let v = Double(m) {
@@ -176,8 +193,8 @@ public struct FindingsParser: Sendable {
     }
 
     func sex(_ t: String) -> Findings.Sex? {
-        let female = #"\b(female|woman|women|girl|lady|she|her|wife|daughter|mother|mum|mom|grandmother|grandma)\b|\bmy period"#
-        let male = #"\b(male|man|men|boy|gentleman|he|his|him|husband|son|father|dad|grandfather|grandpa)\b|\btesticle|\bscrotum|\bpenis"#
+        let female = #"\b(female|woman|women|girl|lady|she|her|wife|daughter|mother|mum|mom|grandmother|grandma)\b|\bmy period|\b\d{1,2} ?f\b"#
+        let male = #"\b(male|man|men|boy|gentleman|he|his|him|husband|son|father|dad|grandfather|grandpa)\b|\btesticle|\bscrotum|\bpenis|\b\d{1,2} ?m\b(?! ?(ago|away|walk|run))"#
         let fi = t.regexRange(female)?.lowerBound
         let mi = t.regexRange(male)?.lowerBound
         switch (fi, mi) {

@@ -52,7 +52,7 @@ public struct ClinicalKnowledge: Sendable {
         return String(hash, radix: 16) + "-\(files.count)"
     }
 
-    public var engine: RuleEngine { RuleEngine(rules: rules) }
+    public var engine: RuleEngine { RuleEngine(rules: rules, denial: findings.explicitDenial) }
     public var parser: FindingsParser { FindingsParser(lexicon: findings) }
 
     /// Runs every rule's own cases through the parser and the engine. Each result names the rule,
@@ -61,7 +61,7 @@ public struct ClinicalKnowledge: Sendable {
         let parser = self.parser
         var results: [CaseResult] = []
         for rule in rules {
-            let single = RuleEngine(rules: [rule])
+            let single = RuleEngine(rules: [rule], denial: findings.explicitDenial)
             for (sentence, mustFire) in rule.cases.fire.map({ ($0, true) }) + rule.cases.quiet.map({ ($0, false) }) {
                 let outcome = single.outcomes(parser.parse(sentence))[0]
                 let fired = outcome.status == .fired

@@ -19,6 +19,7 @@ public struct FindingsLexicon: Sendable {
     var sudden: CompiledPattern
     var severe: CompiledPattern
     var pregnant: CompiledPattern
+    var explicitDenial: ExplicitDenial
 
     public var historyNames: [String] { history.map(\.name) }
 }

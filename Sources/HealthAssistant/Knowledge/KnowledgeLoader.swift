@@ -109,7 +109,7 @@ struct KnowledgeLoader {
         let nfile = "negation.yaml", ffile = "findings.yaml"
         let neg = try StrictMapping(try yaml(nfile), file: display(nfile), path: "")
         try neg.rejectUnknownKeys(["cues", "pseudo_negations", "findings_with_cue", "history_denial", "pregnancy_denial", "reassurances",
-                                   "reassurance_max_words"])
+                                   "reassurance_max_words", "explicit_denial"])
         let cues = try neg.strings("cues") ?? []
         if cues.isEmpty { throw neg.error("cues", "no negation cues", fix: "list the words that deny a symptom") }
         let cuePatterns = try cues.map { cue in
@@ -134,6 +134,8 @@ struct KnowledgeLoader {
             guard let alts = try m.strings(key), !alts.isEmpty else { throw m.error(key, "missing", fix: "restore it from git") }
             return try expand.compile(alts, file: display(file), rule: nil, field: key)
         }
+        guard let denial = try neg.mapping("explicit_denial") else { throw neg.error("explicit_denial", "missing", fix: "restore it from git") }
+        try denial.rejectUnknownKeys(["before", "not_after"])
         return FindingsLexicon(
             negationCues: cuePatterns,
             anyNegationCue: try expand.compile(cues.map { #"\b"# + NSRegularExpression.escapedPattern(for: $0) + #"\b"# }, file: display(nfile), rule: nil, field: "cues"),
@@ -142,7 +144,8 @@ struct KnowledgeLoader {
             findingsWithCue: withCue,
             historyDenial: try pattern(neg, "history_denial", nfile), pregnancyDenial: try pattern(neg, "pregnancy_denial", nfile),
             history: history, sudden: try pattern(fin, "sudden", ffile), severe: try pattern(fin, "severe", ffile),
-            pregnant: try pattern(fin, "pregnant", ffile))
+            pregnant: try pattern(fin, "pregnant", ffile),
+            explicitDenial: ExplicitDenial(before: try pattern(denial, "before", nfile), notAfter: try expand.compile(try denial.strings("not_after") ?? [], file: display(nfile), rule: nil, field: "explicit_denial.not_after", anchored: true)))
     }
 
     // MARK: rules
@@ -170,7 +173,7 @@ struct KnowledgeLoader {
             throw m.error("level", "unknown level '\(levelText)'", fix: "use emergency or urgent")
         }
         let scopeText = try m.string("scope") ?? "positive"
-        guard let scope = SafetyRule.Scope(rawValue: scopeText) else { throw m.error("scope", "unknown scope '\(scopeText)'", fix: "use positive or any-clause") }
+        guard let scope = SafetyRule.Scope(rawValue: scopeText) else { throw m.error("scope", "unknown scope '\(scopeText)'", fix: "use positive, any-clause or unless-denied") }
         var patterns: [CompiledPattern] = []
         for (i, item) in (try m.list("all") ?? []).enumerated() {
             let alternatives: [String]
@@ -251,7 +254,7 @@ struct KnowledgeLoader {
     func readPolicy(_ expand: LexiconExpander, historyNames: Set<String>) throws -> TriagePolicyData {
         let file = "triage-policy.yaml"
         let m = try StrictMapping(try yaml(file), file: display(file), path: "")
-        try m.rejectUnknownKeys(["differential", "condition_flags", "similar_flags", "crisis_conditions", "self_care_floor", "concepts", "not_understood"])
+        try m.rejectUnknownKeys(["differential", "condition_flags", "similar_flags", "crisis_conditions", "self_care_floor", "concepts", "not_understood", "understood"])
         func section(_ key: String, _ keys: [String]) throws -> StrictMapping {
             guard let s = try m.mapping(key) else { throw m.error(key, "missing", fix: "restore it from git") }
             try s.rejectUnknownKeys(keys)
@@ -266,6 +269,7 @@ struct KnowledgeLoader {
         let sf = try section("similar_flags", ["candidates", "min_similarity"])
         let cc = try section("crisis_conditions", ["ids", "within_top"])
         let cp = try section("concepts", ["neighbours", "min_similarity", "margin", "whole_question"])
+        let understood = try section("understood", ["min_similarity"])
         var floors: [TriagePolicyData.Floor] = []
         for (i, item) in (try m.list("self_care_floor") ?? []).enumerated() {
             let f = try StrictMapping(item, file: display(file), path: "self_care_floor[\(i)]")
@@ -288,7 +292,7 @@ struct KnowledgeLoader {
             crisisConditionIDs: Set(try cc.strings("ids") ?? []), crisisWithinTop: Int(try cc.requiredNumber("within_top")), selfCareFloor: floors,
             concepts: .init(neighbours: Int(try cp.requiredNumber("neighbours")), minSimilarity: Float(try cp.requiredNumber("min_similarity")),
                             margin: Float(try cp.requiredNumber("margin")), wholeQuestion: try cp.bool("whole_question") ?? true),
-            notUnderstood: try level(m, "not_understood"))
+            notUnderstood: try level(m, "not_understood"), understoodMinSimilarity: try understood.requiredNumber("min_similarity"))
     }
 
     func readWeights() throws -> AnalysisWeights {

@@ -31,8 +31,9 @@ public struct RuleEngine: Sendable {
     }
 
     public let rules: [SafetyRule]
+    let denial: ExplicitDenial
 
-    public init(rules: [SafetyRule]) { self.rules = rules }
+    init(rules: [SafetyRule], denial: ExplicitDenial) { self.rules = rules; self.denial = denial }
 
     /// The rules that fire on these findings, in rule order.
     public func hits(_ findings: Findings) -> [Hit] {
@@ -47,10 +48,14 @@ public struct RuleEngine: Sendable {
     }
 
     func evaluate(_ rule: SafetyRule, _ input: RuleInput, stopEarly: Bool) -> Outcome {
-        let pool = rule.scope == .anyClause ? input.anyClause : input.positive
         var matched: [String?] = []
         for pattern in rule.all {
-            let clause = pool.first(matching: pattern)
+            let clause: String?
+            switch rule.scope {
+            case .positive: clause = input.positive.first(matching: pattern)
+            case .anyClause: clause = input.anyClause.first(matching: pattern)
+            case .unlessDenied: clause = denial.firstUndenied(pattern, in: input.text)
+            }
             matched.append(clause)
             // The common case: the first pattern finds nothing, and the rest need not run.
             if clause == nil, stopEarly { return Outcome(rule: rule, status: .silent, matchedClauses: matched, hit: nil) }

@@ -8,6 +8,11 @@ public struct SafetyRule: Sendable, Identifiable {
         /// Patterns are looked for in every clause, denied ones too, and in the whole question:
         /// words of suicide or self-harm get crisis help even when denied.
         case anyClause = "any-clause"
+        /// Like `any-clause`, but words the person explicitly denies ("no thoughts of harming
+        /// myself", "I didn't hurt myself") do not count (`explicit_denial` in rules/negation.yaml).
+        /// Only a narrow denial right before the words counts as one — not the parser's broad
+        /// negation, which would read "no one would care if I killed myself" as denied.
+        case unlessDenied = "unless-denied"
     }
 
     public struct Cases: Sendable {

@@ -35,4 +35,7 @@ public struct TriagePolicyData: Sendable {
     public var concepts: ConceptPolicy
     /// The level of an answer to a message with no recognisable finding.
     public var notUnderstood: TriageLevel
+    /// Below this cosine between the question and its closest condition passage, words alone do
+    /// not make a message understood.
+    public var understoodMinSimilarity: Double
 }

@@ -88,9 +88,11 @@ struct AskPipeline: Sendable {
         let analyzer: any Analyzer = useComplete
             ? CompleteAnalyzer(model: model!, weights: options.completeWeights ?? knowledge.weights.complete)
             : LiteAnalyzer(weights: knowledge.weights.lite)
+        // Every condition's closest passage: Complete weighs them all; both read how health-related the question is.
+        let dense = Self.densePerCondition(queryVector, index: index)
         let input = AnalysisInput(findings: f, profiles: index.profiles, retrieval: Self.retrievalStrength(results, table: index.retriever.index.table),
                                   clauseVectors: useComplete ? clauseVectors : nil,
-                                  dense: useComplete ? Self.densePerCondition(queryVector, index: index) : [:],
+                                  dense: useComplete ? dense : [:],
                                   symptomLexicon: index.symptomLexicon, queryVector: queryVector, priors: knowledge.weights.priors)
         var ranked = Array(analyzer.rank(input).prefix(max(10, options.maxConditions)))
 
@@ -99,10 +101,12 @@ struct AskPipeline: Sendable {
                                 crisisFromRanking: concepts == nil || vectors == nil)
         if let concepts, let conceptRows { evidence = merge(evidence, conceptFlags(f, vectors: conceptRows, model: concepts)) }
         // With no recognisable symptom or finding, say so: no guessed conditions, and safe advice.
-        let understood = Self.understood(f, evidence: evidence, lexicon: index.symptomLexicon)
+        let understood = Self.understood(f, evidence: evidence, lexicon: index.symptomLexicon, closestCondition: dense.values.max(),
+                                         minSimilarity: knowledge.policy.understoodMinSimilarity)
         if !understood { ranked = [] }
         let verdict = understood
-            ? triage.decide(f, flags: evidence, ranked: ranked.map { .init(profile: $0.profile, score: $0.score, keyCoverage: $0.keyCoverage, matched: $0.matched.count) })
+            ? triage.decide(f, flags: evidence, ranked: ranked.map { .init(profile: $0.profile, score: $0.score, keyCoverage: $0.keyCoverage, matched: $0.matched.count,
+                                                                     contradicted: $0.contradicted.count) })
             : triage.notUnderstood()
         let tAnalyzed = Date()
 
@@ -135,11 +139,15 @@ struct AskPipeline: Sendable {
     }
 
     /// Whether the question holds anything health-related the assistant recognises: a red flag
-    /// of any kind, a vital sign, a condition's name, or at least two words the library's symptom
-    /// wordings use (one alone — "weather", "cook" — is too often a coincidence). Denied words
-    /// count too; filler words such as "today" or "how" do not.
-    static func understood(_ f: Findings, evidence: [TriageEvidence], lexicon: SymptomLexicon) -> Bool {
+    /// of any kind, a vital sign, or else a condition's name or at least two words the library's
+    /// symptom wordings use (one alone — "weather", "cook" — is too often a coincidence) in a
+    /// question whose meaning comes near some condition's passage (`closestCondition`, the best
+    /// cosine, at least `minSimilarity`): a recipe or a train timetable shares words with the
+    /// library ("cream", "eggs", "hot") but not meaning. Denied words count too; filler words such
+    /// as "today" or "how" do not. Without a question vector (keyword-only), words alone decide.
+    static func understood(_ f: Findings, evidence: [TriageEvidence], lexicon: SymptomLexicon, closestCondition: Double?, minSimilarity: Double) -> Bool {
         if !evidence.isEmpty || !f.vitals.isEmpty || f.vitals.peakFlowPercent != nil { return true }
+        if let closestCondition, closestCondition < minSimilarity { return false }
         let stems = Set(f.clauses.flatMap { TextMatch.words($0.text) }
             .filter { $0.count > 2 && !TextMatch.stopWords.contains($0) && !TextMatch.queryNoise.contains($0) }.map(TextMatch.stem))
         if stems.contains(where: lexicon.nameVocabulary.contains) { return true }

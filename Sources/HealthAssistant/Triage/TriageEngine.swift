@@ -16,6 +16,8 @@ public struct TriageEngine: Sendable {
         public var score: Double
         public var keyCoverage: Double
         public var matched: Int = 0
+        /// Its findings the person denied ("no pain", "didn't black out").
+        public var contradicted: Int = 0
     }
 
     let policy: TriagePolicyData
@@ -29,7 +31,8 @@ public struct TriageEngine: Sendable {
         let p = policy.cantMiss
         return ranked.prefix(p.withinTop).compactMap { c in
             guard c.profile.cantMiss || c.profile.triage == .emergency, c.keyCoverage >= p.someKeyCoverage else { return nil }
-            let typical = c.keyCoverage >= p.typicalKeyCoverage && c.matched >= p.typicalMinMatched
+            // A picture the person partly denies ("painless lump, no swelling") is not typical.
+            let typical = c.keyCoverage >= p.typicalKeyCoverage && c.matched >= p.typicalMinMatched && c.contradicted == 0
             let level = typical ? max(c.profile.triage, p.otherwise) : min(c.profile.triage, p.otherwise)
             guard level >= .urgent else { return nil }
             let signs = c.profile.redFlags.filter { $0.level == .emergency }.prefix(3).map(\.flag)
@@ -67,12 +70,18 @@ public struct TriageEngine: Sendable {
                 // The best fit can be an emergency, but none of its warning signs was described:
                 // the policy's level, with the signs that would make it an emergency spelled out.
                 var evidence = leading
-                evidence.level = policy.leadingEmergencyWithoutSign
+                // Leading while the person denies some of its findings, or while a safety rule reads
+                // the same words as same-day care (rules draw that line on purpose: new floaters are
+                // urgent, a curtain over the vision is an emergency): the can't-miss `otherwise` level.
+                let ruleSaysUrgent = flags.contains { $0.kind == .rule && $0.level == .urgent }
+                evidence.level = top.contradicted == 0 && !ruleSaysUrgent
+                    ? policy.leadingEmergencyWithoutSign : min(policy.leadingEmergencyWithoutSign, policy.cantMiss.otherwise)
                 let urgentFlags = flags.filter { $0.level >= evidence.level }
                 let signs = top.profile.redFlags.prefix(3).map(\.flag).joined(separator: "; ")
-                return Decision(level: max(evidence.level, flags.map(\.level).max() ?? .selfCare),
-                                reason: "\(top.profile.name) fits best and can be serious; no emergency warning signs were described. Get seen today, and call emergency services if you notice: \(signs).",
-                                decidedBy: [evidence] + urgentFlags)
+                let reason = evidence.level == .emergency
+                    ? "\(top.profile.name) fits best, and it needs emergency care. Call emergency services now" + (signs.isEmpty ? "." : "; its warning signs include: \(signs).")
+                    : "\(top.profile.name) fits best and can be serious; no emergency warning signs were described. Get seen today, and call emergency services if you notice: \(signs)."
+                return Decision(level: max(evidence.level, flags.map(\.level).max() ?? .selfCare), reason: reason, decidedBy: [evidence] + urgentFlags)
             }
             level = top.profile.triage
             decidedBy = [leading]
