@@ -40,19 +40,27 @@ struct AskPipeline: Sendable {
     /// Clauses embedded one by one at most (the selector sends longer questions to Lite).
     static let maxEmbeddedClauses = ModelSelector.maxClauses
 
-    /// What to embed, in one packed batch: the question, then each clause (for the concept
-    /// detector, and Complete's symptom matching).
-    /// Lite with a one-clause question embeds the question alone: the clause says the same, and
-    /// the concept detector reads the question's vector for it.
+    /// The clauses embedded after the question, by index. Complete reads every clause (its
+    /// symptom matching weighs denied ones too); Lite only feeds the concept detector, which reads
+    /// the clauses the person does not deny, and a one-clause question's clause vector is the
+    /// question's own, so Lite embeds nothing more for it.
+    func embeddedClauses(_ f: Findings, _ decision: ModelSelector.Decision) -> [Int] {
+        guard decision.choice == .complete else {
+            return f.clauses.count <= 1 ? [] : Array(f.clauses.indices.filter { !f.clauses[$0].negated }.prefix(Self.maxEmbeddedClauses))
+        }
+        return Array(f.clauses.indices.prefix(Self.maxEmbeddedClauses))
+    }
+
+    /// What to embed, in one packed batch: the question, then the embedded clauses in order.
     func embeddingTexts(_ question: String, _ f: Findings, _ decision: ModelSelector.Decision) -> [String] {
-        if decision.choice == .lite, f.clauses.count <= 1 { return [question] }
-        return [question] + f.clauses.prefix(Self.maxEmbeddedClauses).map(\.text)
+        [question] + embeddedClauses(f, decision).map { f.clauses[$0].text }
     }
 
     /// 3–7: embed (awaited here, started earlier), retrieve, rank, triage, compose. `embedding` nil
     /// means a keyword-only answer; `model` is the Complete model when the selector chose it.
     func finish(_ f: Findings, decision: ModelSelector.Decision, embedding: Task<Matrix, Error>?, index: IndexResources,
                 model: SymptomModel?, concepts: ConceptModel?, options: HealthAssistant.AskOptions, clock: Clock) async throws -> Answer {
+        let embedded = embeddedClauses(f, decision)
         var decision = decision
         var degraded: String?
         // 3. embed — the keyword half of retrieval needs no vector and runs while the embedding finishes.
@@ -75,8 +83,6 @@ struct AskPipeline: Sendable {
         let clauseVectors = vectors.flatMap { v in
             v.rows > 1 ? Matrix(rows: v.rows - 1, cols: v.cols, storage: Array(v.storage[v.cols...])) : nil
         }
-        // A one-clause Lite question: its clause's vector is the question's.
-        let conceptRows = vectors.map { v in v.rows == 1 && f.clauses.count == 1 ? Matrix(rows: 2, cols: v.cols, storage: v.storage + v.storage) : v }
         let useComplete = decision.choice == .complete && model != nil && clauseVectors?.rows == f.clauses.count
 
         // 4. retrieve
@@ -99,7 +105,7 @@ struct AskPipeline: Sendable {
         // 6. triage
         var evidence = redFlags(f, ranked: ranked, clauseVectors: useComplete ? clauseVectors : nil, model: useComplete ? model : nil,
                                 crisisFromRanking: concepts == nil || vectors == nil)
-        if let concepts, let conceptRows { evidence = merge(evidence, conceptFlags(f, vectors: conceptRows, model: concepts)) }
+        if let concepts, let vectors { evidence = merge(evidence, conceptFlags(f, vectors: vectors, embedded: embedded, model: concepts)) }
         // With no recognisable symptom or finding, say so: no guessed conditions, and safe advice.
         let understood = Self.understood(f, evidence: evidence, lexicon: index.symptomLexicon, closestCondition: dense.values.max(),
                                          minSimilarity: knowledge.policy.understoodMinSimilarity)
@@ -155,11 +161,12 @@ struct AskPipeline: Sendable {
     }
 
     /// Red-flag concepts recognised by meaning: the positive clauses, and the whole question when
-    /// it denies nothing (row 0 of `vectors` is the question, then the clauses in order).
-    func conceptFlags(_ f: Findings, vectors: Matrix, model: ConceptModel) -> [TriageEvidence] {
+    /// it denies nothing. Row 0 of `vectors` is the question; row k + 1 is clause `embedded[k]`.
+    func conceptFlags(_ f: Findings, vectors: Matrix, embedded: [Int], model: ConceptModel) -> [TriageEvidence] {
         var rows: [Int] = [], texts: [String] = []
         if knowledge.policy.concepts.wholeQuestion, !f.clauses.contains(where: \.negated) { rows.append(0); texts.append(f.text) }
-        for (i, clause) in f.clauses.enumerated() where !clause.negated && i + 1 < vectors.rows { rows.append(i + 1); texts.append(clause.text) }
+        if embedded.isEmpty, f.clauses.count == 1, !f.clauses[0].negated { rows.append(0); texts.append(f.clauses[0].text) }
+        for (k, i) in embedded.enumerated() where !f.clauses[i].negated && k + 1 < vectors.rows { rows.append(k + 1); texts.append(f.clauses[i].text) }
         guard !rows.isEmpty else { return [] }
         var picked = Matrix(rows: rows.count, cols: vectors.cols)
         for (r, row) in rows.enumerated() { for j in 0..<vectors.cols { picked[r, j] = vectors[row, j] } }
