@@ -254,7 +254,7 @@ struct KnowledgeLoader {
     func readPolicy(_ expand: LexiconExpander, historyNames: Set<String>) throws -> TriagePolicyData {
         let file = "triage-policy.yaml"
         let m = try StrictMapping(try yaml(file), file: display(file), path: "")
-        try m.rejectUnknownKeys(["differential", "condition_flags", "similar_flags", "crisis_conditions", "self_care_floor", "concepts", "not_understood", "understood"])
+        try m.rejectUnknownKeys(["differential", "condition_flags", "similar_flags", "crisis_conditions", "self_care_floor", "self_care_fit", "concepts", "not_understood", "understood"])
         func section(_ key: String, _ keys: [String]) throws -> StrictMapping {
             guard let s = try m.mapping(key) else { throw m.error(key, "missing", fix: "restore it from git") }
             try s.rejectUnknownKeys(keys)
@@ -270,6 +270,7 @@ struct KnowledgeLoader {
         let cc = try section("crisis_conditions", ["ids", "within_top"])
         let cp = try section("concepts", ["neighbours", "min_similarity", "margin", "whole_question"])
         let understood = try section("understood", ["min_similarity"])
+        let fit = try section("self_care_fit", ["min_key_coverage", "reason"])
         var floors: [TriagePolicyData.Floor] = []
         for (i, item) in (try m.list("self_care_floor") ?? []).enumerated() {
             let f = try StrictMapping(item, file: display(file), path: "self_care_floor[\(i)]")
@@ -292,7 +293,8 @@ struct KnowledgeLoader {
             crisisConditionIDs: Set(try cc.strings("ids") ?? []), crisisWithinTop: Int(try cc.requiredNumber("within_top")), selfCareFloor: floors,
             concepts: .init(neighbours: Int(try cp.requiredNumber("neighbours")), minSimilarity: Float(try cp.requiredNumber("min_similarity")),
                             margin: Float(try cp.requiredNumber("margin")), wholeQuestion: try cp.bool("whole_question") ?? true),
-            notUnderstood: try level(m, "not_understood"), understoodMinSimilarity: try understood.requiredNumber("min_similarity"))
+            notUnderstood: try level(m, "not_understood"), understoodMinSimilarity: try understood.requiredNumber("min_similarity"),
+            selfCareMinKeyCoverage: try fit.requiredNumber("min_key_coverage"), selfCareWeakFitReason: try fit.string("reason") ?? "")
     }
 
     func readWeights() throws -> AnalysisWeights {

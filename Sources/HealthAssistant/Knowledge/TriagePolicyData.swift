@@ -38,4 +38,7 @@ public struct TriagePolicyData: Sendable {
     /// Below this cosine between the question and its closest condition passage, words alone do
     /// not make a message understood.
     public var understoodMinSimilarity: Double
+    /// Self-care needs a mild condition that fits: this share of its key findings at least.
+    public var selfCareMinKeyCoverage: Double
+    public var selfCareWeakFitReason: String
 }

@@ -106,6 +106,12 @@ public struct TriageEngine: Sendable {
         } else if level == .urgent {
             decidedBy += urgentFlags
         }
+        if level == .selfCare, let top = ranked.first, top.keyCoverage < policy.selfCareMinKeyCoverage {
+            // Self-care only on positive evidence: a mild condition that fits poorly is a guess.
+            level = .routine
+            reason += " " + policy.selfCareWeakFitReason
+            decidedBy = [TriageEvidence(kind: .floor, level: .routine, flag: policy.selfCareWeakFitReason, clause: "", id: "weak-fit")]
+        }
         if level == .selfCare {
             let input = RuleInput(f)
             if let floor = policy.selfCareFloor.first(where: { $0.when.holds(input) }) {
