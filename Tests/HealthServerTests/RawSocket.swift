@@ -58,17 +58,14 @@ final class RawSocket: @unchecked Sendable {  // a file descriptor, used by one 
 }
 
 extension RawSocket {
-    /// One whole request/response on its own connection, on a thread of its own: blocking socket
-    /// calls must not occupy the Swift concurrency pool the in-process server runs on.
+    /// One whole request/response on its own connection; the reply is awaited off the pool
+    /// (`readOffPool`), as blocking socket reads must not occupy the Swift concurrency pool the
+    /// in-process server runs on.
     static func exchange(port: Int, _ request: String) async -> String {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                guard let socket = try? RawSocket(port: port) else { continuation.resume(returning: ""); return }
-                socket.send(request)
-                let reply = socket.read()
-                socket.close()
-                continuation.resume(returning: reply)
-            }
-        }
+        guard let socket = try? RawSocket(port: port) else { return "" }
+        socket.send(request)
+        let reply = await socket.readOffPool()
+        socket.close()
+        return reply
     }
 }

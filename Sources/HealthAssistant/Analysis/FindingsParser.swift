@@ -263,18 +263,20 @@ public struct FindingsParser: Sendable {
     }
 
     /// A peak flow given as a percentage of the person's best, read from the whole question (the
-    /// clause splitter would part "peak flow 180 (40% of best)"). "Less than 50%" reads as just
-    /// under 50, so it counts as under half.
+    /// clause splitter would part "peak flow 180 (40% of best)"), or in words ("less than half her
+    /// best", "about a third of normal"; words first). "Less than 50%" reads as just under 50, so it
+    /// counts as under half.
     func peakFlowPercent(_ t: String) -> Double? {
-        // In words: "less than half her best", "about a third of normal".
-        if let m = t.regexFirstCaptures(#"peak ?flow.{0,40}?(less than |under |below |lower than |about |around |only )?\b(half|a third|a quarter)\b"#) {
-            let fractions: [String: Double] = ["half": 50, "a third": 33, "a quarter": 25]
-            let value = fractions[m[1]] ?? 50
-            return ["less than ", "under ", "below ", "lower than "].contains(m[0]) ? value - 0.01 : value
+        let below = ["less than ", "under ", "below ", "lower than "]
+        let fractions: [String: Double] = ["half": 50, "a third": 33, "a quarter": 25]
+        let forms = [(qualifiers: below + ["about ", "around ", "only "], amount: #"(half|a third|a quarter)\b"#),
+                     (qualifiers: below, amount: #"(\d{1,3})\s*(?:%|per ?cent)"#)]
+        for form in forms {
+            let pattern = #"peak ?flow.{0,40}?("# + form.qualifiers.joined(separator: "|") + #")?\b"# + form.amount
+            guard let m = t.regexFirstCaptures(pattern), let value = fractions[m[1]] ?? Double(m[1]) else { continue }
+            return below.contains(m[0]) ? value - 0.01 : value
         }
-        guard let m = t.regexFirstCaptures(#"peak ?flow.{0,40}?(less than |under |below |lower than )?\b(\d{1,3})\s*(%|per ?cent)"#),
-              let value = Double(m[1]) else { return nil }
-        return m[0].isEmpty ? value : value - 0.01
+        return nil
     }
 
     // MARK: history

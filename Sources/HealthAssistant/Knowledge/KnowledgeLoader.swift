@@ -130,9 +130,9 @@ struct KnowledgeLoader {
         for name in historyMap.values.keys.sorted() {
             history.append((name, try expand.compile(try historyMap.strings(name) ?? [], file: display(ffile), rule: nil, field: "history." + name)))
         }
-        func pattern(_ m: StrictMapping, _ key: String, _ file: String) throws -> CompiledPattern {
+        func pattern(_ m: StrictMapping, _ key: String, _ file: String, anchored: Bool = false) throws -> CompiledPattern {
             guard let alts = try m.strings(key), !alts.isEmpty else { throw m.error(key, "missing", fix: "restore it from git") }
-            return try expand.compile(alts, file: display(file), rule: nil, field: key)
+            return try expand.compile(alts, file: display(file), rule: nil, field: m.field(key), anchored: anchored)
         }
         guard let denial = try neg.mapping("explicit_denial") else { throw neg.error("explicit_denial", "missing", fix: "restore it from git") }
         try denial.rejectUnknownKeys(["before", "not_after"])
@@ -145,7 +145,7 @@ struct KnowledgeLoader {
             historyDenial: try pattern(neg, "history_denial", nfile), pregnancyDenial: try pattern(neg, "pregnancy_denial", nfile),
             history: history, sudden: try pattern(fin, "sudden", ffile), severe: try pattern(fin, "severe", ffile),
             pregnant: try pattern(fin, "pregnant", ffile),
-            explicitDenial: ExplicitDenial(before: try pattern(denial, "before", nfile), notAfter: try expand.compile(try denial.strings("not_after") ?? [], file: display(nfile), rule: nil, field: "explicit_denial.not_after", anchored: true)))
+            explicitDenial: ExplicitDenial(before: try pattern(denial, "before", nfile), notAfter: try pattern(denial, "not_after", nfile, anchored: true)))
     }
 
     // MARK: rules
@@ -294,7 +294,7 @@ struct KnowledgeLoader {
             concepts: .init(neighbours: Int(try cp.requiredNumber("neighbours")), minSimilarity: Float(try cp.requiredNumber("min_similarity")),
                             margin: Float(try cp.requiredNumber("margin")), wholeQuestion: try cp.bool("whole_question") ?? true),
             notUnderstood: try level(m, "not_understood"), understoodMinSimilarity: try understood.requiredNumber("min_similarity"),
-            selfCareMinKeyCoverage: try fit.requiredNumber("min_key_coverage"), selfCareWeakFitReason: try fit.string("reason") ?? "")
+            selfCareMinKeyCoverage: try fit.requiredNumber("min_key_coverage"), selfCareWeakFitReason: try fit.requiredString("reason"))
     }
 
     func readWeights() throws -> AnalysisWeights {

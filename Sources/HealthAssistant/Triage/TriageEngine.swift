@@ -42,6 +42,15 @@ public struct TriageEngine: Sendable {
         }
     }
 
+    /// Why self-care alone is not enough, if it is not: self-care needs positive evidence, so a
+    /// leading mild condition that fits poorly is a guess (`self_care_fit`); or one of the policy's
+    /// floors holds (age, pregnancy, duration, history, changes to check).
+    func selfCareFloor(_ f: Findings, top: Candidate?) -> (id: String, reason: String)? {
+        if let top, top.keyCoverage < policy.selfCareMinKeyCoverage { return ("weak-fit", policy.selfCareWeakFitReason) }
+        let input = RuleInput(f)
+        return policy.selfCareFloor.first { $0.when.holds(input) }.map { ($0.id, $0.reason) }
+    }
+
     /// "Red flag: stiff neck with fever (from "stiff neck")." — or the differential's own words.
     static func because(_ e: TriageEvidence, _ label: String) -> String {
         e.clause.isEmpty ? e.flag + "." : "\(label): \(e.flag) (from \"\(e.clause)\")."
@@ -67,12 +76,12 @@ public struct TriageEngine: Sendable {
             let leading = TriageEvidence(kind: .differential, level: top.profile.triage, flag: top.profile.name, clause: "", id: top.profile.id,
                                          condition: top.profile.id)
             if top.profile.triage == .emergency {
-                // The best fit can be an emergency, but none of its warning signs was described:
-                // the policy's level, with the signs that would make it an emergency spelled out.
+                // The best fit is an emergency condition, though none of its warning signs was
+                // described: the policy's level, with its signs spelled out. When the person denies
+                // some of its findings, or a safety rule reads the same words as same-day care (rules
+                // draw that line on purpose: new floaters are urgent, a curtain over the vision is an
+                // emergency), the can't-miss `otherwise` level instead.
                 var evidence = leading
-                // Leading while the person denies some of its findings, or while a safety rule reads
-                // the same words as same-day care (rules draw that line on purpose: new floaters are
-                // urgent, a curtain over the vision is an emergency): the can't-miss `otherwise` level.
                 let ruleSaysUrgent = flags.contains { $0.kind == .rule && $0.level == .urgent }
                 evidence.level = top.contradicted == 0 && !ruleSaysUrgent
                     ? policy.leadingEmergencyWithoutSign : min(policy.leadingEmergencyWithoutSign, policy.cantMiss.otherwise)
@@ -106,19 +115,10 @@ public struct TriageEngine: Sendable {
         } else if level == .urgent {
             decidedBy += urgentFlags
         }
-        if level == .selfCare, let top = ranked.first, top.keyCoverage < policy.selfCareMinKeyCoverage {
-            // Self-care only on positive evidence: a mild condition that fits poorly is a guess.
+        if level == .selfCare, let floor = selfCareFloor(f, top: ranked.first) {
             level = .routine
-            reason += " " + policy.selfCareWeakFitReason
-            decidedBy = [TriageEvidence(kind: .floor, level: .routine, flag: policy.selfCareWeakFitReason, clause: "", id: "weak-fit")]
-        }
-        if level == .selfCare {
-            let input = RuleInput(f)
-            if let floor = policy.selfCareFloor.first(where: { $0.when.holds(input) }) {
-                level = .routine
-                reason += " " + floor.reason
-                decidedBy = [TriageEvidence(kind: .floor, level: .routine, flag: floor.reason, clause: "", id: floor.id)]
-            }
+            reason += " " + floor.reason
+            decidedBy = [TriageEvidence(kind: .floor, level: .routine, flag: floor.reason, clause: "", id: floor.id)]
         }
         return Decision(level: level, reason: reason, decidedBy: decidedBy)
     }
