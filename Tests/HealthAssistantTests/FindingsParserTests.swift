@@ -103,4 +103,16 @@ struct FindingsParserTests {
         #expect(parser.parse("rash for two weeks").durationDays == 14)
         #expect(parser.parse("I am not pregnant").pregnant == false)
     }
+
+    /// How long the trouble has lasted argues against short illnesses, so it is read only from
+    /// explicit spans, never from an age, a pregnancy or a past event.
+    @Test(arguments: [
+        ("constipated for 4 weeks even with laxatives", 28.0), ("over the past few months my vision got blurry", 90.0),
+        ("cough 3 days now", 3.0), ("back pain for months", 60.0), ("lump since 2 weeks", 14.0),
+        ("boy 2 year put a battery in his mouth 20 minutes before", nil), ("I'm 16 weeks pregnant and itchy", nil),
+        ("I had cataracts done a few years back, eye red since this evening", nil), ("my son is 5 years old with a rash", nil),
+    ] as [(String, Double?)])
+    func lastedIsReadOnlyFromExplicitSpans(_ text: String, _ days: Double?) {
+        #expect(parser.parse(text).lastedDays == days, "\(text)")
+    }
 }

@@ -42,6 +42,8 @@ public struct ConditionProfile: Sendable, Codable {
     public var system: String
     /// Missing it can kill or maim within hours to days (schema v2 `cant_miss`).
     public var cantMiss = false
+    /// Its usual course (schema v2 `duration`: hours, days, weeks, months, chronic), if stated.
+    public var course: String?
 
     /// A warning sign of this condition, with its own level. Schema v1 flags are free text at the
     /// file's level (emergency in an emergency file, else urgent) and fire when one clause holds
@@ -83,6 +85,7 @@ public struct ConditionProfile: Sendable, Codable {
                 prevalence: json["prevalence"] as? String ?? "uncommon", ages: ageBands(json["age"]), sex: json["sex"] as? String ?? "any",
                 symptoms: symptoms, redFlags: flags, path: row.path, system: json["system"] as? String ?? "")
             profile.cantMiss = json["cant_miss"] as? Bool ?? false
+            profile.course = json["duration"] as? String
             return profile
         }
     }
@@ -109,6 +112,13 @@ public struct ConditionProfile: Sendable, Codable {
         if let s = findings.sex, sex != "any", sex != s.rawValue { p -= w.sexMismatch }
         if findings.pregnant, sex == "female", path.contains("pregnan") || system == "pregnancy" { p += w.pregnancyMatch }
         if !findings.pregnant, system == "pregnancy" { p -= w.pregnancyConditionNotPregnant }
+        if outlasts(findings, w) { p -= w.courseMismatch }
         return p
+    }
+
+    /// Whether the person has had the symptoms far longer than this condition usually lasts.
+    public func outlasts(_ findings: Findings, _ w: AnalysisWeights.Priors) -> Bool {
+        guard let days = findings.lastedDays, let course, let limit = w.courseMaxDays[course] else { return false }
+        return days > limit
     }
 }

@@ -26,6 +26,8 @@ public struct Findings: Sendable, Equatable {
     public var sex: Sex?
     public var pregnant = false
     public var durationDays: Double?
+    /// How long the trouble has lasted, from explicit spans only (see `FindingsParser.lasted`).
+    public var lastedDays: Double?
     public var suddenOnset = false
     public var severe = false
     public var vitals = Vitals()

@@ -22,6 +22,7 @@ public struct FindingsParser: Sendable {
         f.pregnant = lexicon.pregnant.matches(lower) && !lexicon.pregnancyDenial.matches(lower)
         if f.pregnant { f.sex = .female }
         f.durationDays = duration(lower)
+        f.lastedDays = lasted(lower)
         f.suddenOnset = lexicon.sudden.matches(lower)
         f.severe = lexicon.severe.matches(lower)
         f.vitals = vitals(lower)
@@ -210,7 +211,7 @@ public struct FindingsParser: Sendable {
     func duration(_ t: String) -> Double? {
         let units: [String: Double] = ["minute": 1.0 / 1440, "hour": 1.0 / 24, "day": 1, "night": 1, "week": 7, "month": 30, "year": 365]
         let numberWords = Self.wordNumbers.keys.sorted { $0.count > $1.count }.joined(separator: "|")
-        let pattern = #"(?:for|past|last|about|over|since)?\s*(?:the\s+)?(\d+(?:\.\d+)?|"# + numberWords + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*old)"#
+        let pattern = #"(?:for|past|last|about|over|since)?\s*(?:the\s+)?(\d+(?:\.\d+)?|"# + numberWords + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*(old|pregnant|gestation|postpartum))"#
         if let m = CompiledPatterns.shared.regex(pattern).firstMatch(in: t, range: NSRange(t.startIndex..., in: t)),
            let qr = Range(m.range(at: 1), in: t), let ur = Range(m.range(at: 2), in: t) {
             let q = Double(t[qr]) ?? Self.wordNumbers[String(t[qr])] ?? 1
@@ -224,6 +225,30 @@ public struct FindingsParser: Sendable {
         if t.regexRange(#"since (monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend)"#) != nil { return 3 }
         if t.regexRange(#"\b(for|past) (a|one) (week|fortnight)\b"#) != nil { return 7 }
         return nil
+    }
+
+    /// How long the person says the trouble has lasted, read only from explicit spans ("for 4
+    /// weeks", "over the past few months", "3 days now"): unlike `duration`, never from an age ("boy
+    /// 2 year"), a pregnancy ("16 weeks pregnant") or a past event ("a few years back"), because it
+    /// argues against conditions that do not last that long.
+    func lasted(_ t: String) -> Double? {
+        let units: [String: Double] = ["minute": 1.0 / 1440, "hour": 1.0 / 24, "day": 1, "night": 1, "week": 7, "month": 30, "year": 365]
+        let numberWords = Self.wordNumbers.keys.sorted { $0.count > $1.count }.joined(separator: "|")
+        let span = #"(\d+(?:\.\d+)?|"# + numberWords + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*(old|pregnant|gestation|postpartum|ago|back|before|earlier))"#
+        var longest: Double?
+        for pattern in [#"\b(?:for|past|last|over|lasted|lasting|since)\s+(?:the\s+)?(?:past\s+|last\s+|about\s+|around\s+|almost\s+|nearly\s+|over\s+|a\s+good\s+)?"# + span,
+                        span + #"\s+now\b"#] {
+            for m in t.regexAllCaptures(pattern) where m.count >= 2 {
+                let q = Double(m[0]) ?? Self.wordNumbers[m[0]] ?? 1
+                longest = max(longest ?? 0, q * (units[m[1]] ?? 1))
+            }
+        }
+        for (pattern, days) in [(#"\b(for|over|past|the past|last) (a few |several |many )?weeks\b"#, 14.0),
+                                (#"\b(for|over|past|the past|last) (a few |several |many )?months\b"#, 60),
+                                (#"\b(for|over|past|the past|last) (a few |several |many )?years\b"#, 365)] where t.regexRange(pattern) != nil {
+            longest = max(longest ?? 0, days)
+        }
+        return longest
     }
 
     // MARK: vitals

@@ -17,6 +17,10 @@ public struct AnalysisWeights: Sendable {
         public var sexMismatch: Double
         public var pregnancyMatch: Double
         public var pregnancyConditionNotPregnant: Double
+        /// Penalty when the person's symptoms have lasted longer than the condition's usual course.
+        public var courseMismatch: Double
+        /// The longest a condition of each usual course (schema v2 `duration`) plausibly lasts, in days.
+        public var courseMaxDays: [String: Double]
     }
 
     /// How much a symptom of each weight ("key", "typical", "occasional") counts.

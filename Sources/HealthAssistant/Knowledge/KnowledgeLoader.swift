@@ -265,8 +265,8 @@ struct KnowledgeLoader {
         try cm.rejectUnknownKeys(["within_top", "typical_key_coverage", "typical_min_matched", "some_key_coverage", "otherwise"])
         guard let ru = try diff.mapping("runner_up") else { throw diff.error("runner_up", "missing", fix: "restore it from git") }
         try ru.rejectUnknownKeys(["within_top", "score_ratio", "min_key_coverage", "at_most"])
-        let cf = try section("condition_flags", ["candidates", "min_content_words"])
-        let sf = try section("similar_flags", ["candidates", "min_similarity"])
+        let cf = try section("condition_flags", ["candidates", "min_content_words", "lone_finding_needs_context", "lone_key_finding_stands"])
+        let sf = try section("similar_flags", ["candidates", "min_similarity", "polarity_words", "persistence_words"])
         let cc = try section("crisis_conditions", ["ids", "within_top"])
         let cp = try section("concepts", ["neighbours", "min_similarity", "margin", "whole_question"])
         let understood = try section("understood", ["min_similarity"])
@@ -289,7 +289,9 @@ struct KnowledgeLoader {
             runnerUp: .init(withinTop: Int(try ru.requiredNumber("within_top")), scoreRatio: try ru.requiredNumber("score_ratio"),
                             minKeyCoverage: try ru.requiredNumber("min_key_coverage"), atMost: try level(ru, "at_most")),
             conditionFlagCandidates: Int(try cf.requiredNumber("candidates")), conditionFlagMinWords: Int(try cf.requiredNumber("min_content_words")),
+            loneFindingNeedsContext: try cf.bool("lone_finding_needs_context") ?? false, loneKeyFindingStands: try cf.bool("lone_key_finding_stands") ?? false,
             similarFlagCandidates: Int(try sf.requiredNumber("candidates")), similarFlagMinSimilarity: Float(try sf.requiredNumber("min_similarity")),
+            similarFlagPolarityWords: Set(try sf.strings("polarity_words") ?? []), similarFlagPersistenceWords: Set(try sf.strings("persistence_words") ?? []),
             crisisConditionIDs: Set(try cc.strings("ids") ?? []), crisisWithinTop: Int(try cc.requiredNumber("within_top")), selfCareFloor: floors,
             concepts: .init(neighbours: Int(try cp.requiredNumber("neighbours")), minSimilarity: Float(try cp.requiredNumber("min_similarity")),
                             margin: Float(try cp.requiredNumber("margin")), wholeQuestion: try cp.bool("whole_question") ?? true),
@@ -309,7 +311,7 @@ struct KnowledgeLoader {
         }
         let sw = try section("symptom_weights", ["key", "typical", "occasional"])
         let p = try section("priors", ["common", "rare", "age_mismatch", "infant_age_mismatch", "sex_mismatch", "pregnancy_match",
-                                       "pregnancy_condition_not_pregnant"])
+                                       "pregnancy_condition_not_pregnant", "course_mismatch", "course_hours_max_days", "course_days_max_days", "course_weeks_max_days"])
         let l = try section("lite", ["retrieval", "symptoms", "key_coverage", "denied"])
         let c = try section("complete", CompleteAnalyzer.Weights.names)
         var complete: [String: Double] = [:]
@@ -319,7 +321,10 @@ struct KnowledgeLoader {
             priors: .init(common: try p.requiredNumber("common"), rare: try p.requiredNumber("rare"), ageMismatch: try p.requiredNumber("age_mismatch"),
                           infantAgeMismatch: try p.requiredNumber("infant_age_mismatch"), sexMismatch: try p.requiredNumber("sex_mismatch"),
                           pregnancyMatch: try p.requiredNumber("pregnancy_match"),
-                          pregnancyConditionNotPregnant: try p.requiredNumber("pregnancy_condition_not_pregnant")),
+                          pregnancyConditionNotPregnant: try p.requiredNumber("pregnancy_condition_not_pregnant"),
+                          courseMismatch: try p.requiredNumber("course_mismatch"),
+                          courseMaxDays: ["hours": try p.requiredNumber("course_hours_max_days"), "days": try p.requiredNumber("course_days_max_days"),
+                                          "weeks": try p.requiredNumber("course_weeks_max_days")]),
             lite: .init(retrieval: try l.requiredNumber("retrieval"), symptoms: try l.requiredNumber("symptoms"),
                         keyCoverage: try l.requiredNumber("key_coverage"), denied: try l.requiredNumber("denied")),
             complete: CompleteAnalyzer.Weights(values: complete),

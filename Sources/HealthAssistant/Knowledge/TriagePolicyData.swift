@@ -27,8 +27,17 @@ public struct TriagePolicyData: Sendable {
     public var runnerUp: RunnerUp
     public var conditionFlagCandidates: Int
     public var conditionFlagMinWords: Int
+    /// A v2 flag met through one finding alone fires only when another finding of its condition is present.
+    public var loneFindingNeedsContext: Bool
+    /// …unless that finding is one of the condition's key findings.
+    public var loneKeyFindingStands: Bool
     public var similarFlagCandidates: Int
     public var similarFlagMinSimilarity: Float
+    /// Words that turn a statement round ("not", "won't"): a flag and a clause that differ in them
+    /// say opposite things however close their embeddings.
+    public var similarFlagPolarityWords: Set<String>
+    /// Words that say something goes on ("still", "keeps"): the same side as a negated stop.
+    public var similarFlagPersistenceWords: Set<String>
     public var crisisConditionIDs: Set<String>
     public var crisisWithinTop: Int
     public var selfCareFloor: [Floor]

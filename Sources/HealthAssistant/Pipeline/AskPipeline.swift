@@ -112,7 +112,8 @@ struct AskPipeline: Sendable {
         if !understood { ranked = [] }
         let verdict = understood
             ? triage.decide(f, flags: evidence, ranked: ranked.map { .init(profile: $0.profile, score: $0.score, keyCoverage: $0.keyCoverage, matched: $0.matched.count,
-                                                                     contradicted: $0.contradicted.count) })
+                                                                     contradicted: $0.contradicted.count,
+                                                                     outlasted: $0.profile.outlasts(f, knowledge.weights.priors)) })
             : triage.notUnderstood()
         let tAnalyzed = Date()
 

@@ -7,26 +7,43 @@ struct ConditionFlagFinder: Sendable {
     let policy: TriagePolicyData
 
     /// Red flags of `candidates` present in the findings. A v1 flag fires when one positive clause
-    /// holds every content word of it; a v2 flag when the findings it names are present (any of
-    /// each finding's wordings, all content words, in the positive clauses) and its population fits.
+    /// holds every content word of it. A v2 flag fires when the findings it names are present and
+    /// its population fits; a finding is present when one positive clause holds every content word
+    /// of its name, or of a lay wording of at least `min_content_words` words (a one-word wording —
+    /// "weakness", "red all over" — is too loose to escalate on, as it is for v1 flags).
+    /// A flag met through one finding alone is a warning sign of *this* condition only when the
+    /// question shows the condition too (one more of its findings): drooling is a danger sign in
+    /// croup, not in a teething baby.
     func lexicalFlags(_ f: Findings, candidates: [ConditionProfile]) -> [TriageEvidence] {
         let positive = f.positive
         let clauseStems = positive.map { Set(TextMatch.stems($0)) }
         let allStems = clauseStems.reduce(into: Set<String>()) { $0.formUnion($1) }
         var hits: [TriageEvidence] = []
         for condition in candidates {
+            // The clause holding each finding of this condition: `strict` counts the name and the
+            // wordings of enough words (what a flag needs), `loose` any wording (what context needs).
+            var strict: [String: Int] = [:], loose: Set<String> = []
+            for s in condition.symptoms where condition.redFlags.contains(where: \.isStructured) {
+                for (v, stems) in s.variantStems.enumerated() where !stems.isEmpty && stems.allSatisfy(allStems.contains) {
+                    guard let c = clauseStems.firstIndex(where: { cs in stems.allSatisfy(cs.contains) }) else { continue }
+                    loose.insert(s.name)
+                    if v == 0 || stems.count >= policy.conditionFlagMinWords { strict[s.name] = c; break }
+                }
+            }
             for flag in condition.redFlags {
                 if flag.isStructured {
                     guard Self.population(flag.population, fits: f) else { continue }
-                    func present(_ name: String) -> String? {
-                        guard let s = condition.symptoms.first(where: { $0.name == name }) else { return nil }
-                        guard s.variantStems.contains(where: { !$0.isEmpty && $0.allSatisfy(allStems.contains) }) else { return nil }
-                        return s.name
-                    }
-                    let all = flag.all.map(present), any = flag.any.map(present)
-                    guard all.allSatisfy({ $0 != nil }), flag.any.isEmpty || any.contains(where: { $0 != nil }) else { continue }
-                    let words = (all + any).compactMap { $0 }
-                    let clause = positive.first { c in words.contains { TextMatch.stems($0).allSatisfy(Set(TextMatch.stems(c)).contains) } } ?? positive.first ?? f.text
+                    let all = flag.all.map { strict[$0] }, any = flag.any.compactMap { strict[$0] }
+                    guard all.allSatisfy({ $0 != nil }), flag.any.isEmpty || !any.isEmpty else { continue }
+                    let own = Set(flag.all + flag.any)
+                    // A key finding is the condition's own picture; a lone other one (drooling in
+                    // croup) is a danger sign only with the condition around it.
+                    let lone = Set(flag.all).count + (flag.any.isEmpty ? 0 : 1) < 2
+                    let metByKey = (all.compactMap { $0 }.isEmpty ? flag.any.filter { strict[$0] != nil } : flag.all)
+                        .contains { name in condition.symptoms.contains { $0.name == name && $0.weight == "key" } }
+                    if policy.loneFindingNeedsContext, lone, !(policy.loneKeyFindingStands && metByKey),
+                       !loose.contains(where: { !own.contains($0) }) { continue }
+                    let clause = (all.compactMap { $0 } + any).first.map { positive[$0] } ?? positive.first ?? f.text
                     hits.append(evidence(.conditionFlag, flag, condition, clause: clause))
                 } else {
                     let stems = TextMatch.stems(flag.flag)
@@ -57,7 +74,8 @@ struct ConditionFlagFinder: Sendable {
                 // "shivering has stopped") lacks exactly the part that makes it a red flag, however
                 // close the two sentences sit in embedding space.
                 if s >= policy.similarFlagMinSimilarity, !existing.contains(where: { $0.flag == entry.phrase }),
-                   !hits.contains(where: { $0.flag == entry.phrase }), !Self.saysOnlyPartOf(entry.phrase, clause: clause.text) {
+                   !hits.contains(where: { $0.flag == entry.phrase }), !Self.saysOnlyPartOf(entry.phrase, clause: clause.text),
+                   !Self.turnsRound(flag: entry.phrase, clause: clause.text, policy: policy) {
                     hits.append(evidence(.similarFlag, flag, profile, clause: clause.text))
                 }
             }
@@ -91,6 +109,19 @@ struct ConditionFlagFinder: Sendable {
         case "immunosuppressed": return f.history.contains("weakened immunity")
         default: return true
         }
+    }
+
+    /// Whether a flag that holds a word turning it round ("bleeding that does not stop") meets a
+    /// clause that holds neither such a word nor one of persistence ("still bleeding"): then the
+    /// clause says the opposite ("it stopped bleeding after five minutes"), however close the two
+    /// sentences sit in embedding space.
+    static func turnsRound(flag: String, clause: String, policy: TriagePolicyData) -> Bool {
+        func holds(_ text: String, _ words: Set<String>) -> Bool {
+            text.lowercased().replacingOccurrences(of: "’", with: "'").split { !($0.isLetter || $0 == "'") }.contains { w in
+                words.contains(String(w)) || words.contains(w.replacingOccurrences(of: "'", with: "")) || (words.contains("n't") && w.hasSuffix("n't"))
+            }
+        }
+        return holds(flag, policy.similarFlagPolarityWords) && !holds(clause, policy.similarFlagPolarityWords.union(policy.similarFlagPersistenceWords))
     }
 
     /// True when every content word of the clause is among the phrase's, and some of the phrase's are missing.

@@ -18,6 +18,10 @@ public struct TriageEngine: Sendable {
         public var matched: Int = 0
         /// Its findings the person denied ("no pain", "didn't black out").
         public var contradicted: Int = 0
+        /// The person has had the symptoms far longer than it usually lasts.
+        public var outlasted = false
+        /// Nothing the person said argues against it: no denied finding, a plausible course.
+        var uncontested: Bool { contradicted == 0 && !outlasted }
     }
 
     let policy: TriagePolicyData
@@ -32,7 +36,7 @@ public struct TriageEngine: Sendable {
         return ranked.prefix(p.withinTop).compactMap { c in
             guard c.profile.cantMiss || c.profile.triage == .emergency, c.keyCoverage >= p.someKeyCoverage else { return nil }
             // A picture the person partly denies ("painless lump, no swelling") is not typical.
-            let typical = c.keyCoverage >= p.typicalKeyCoverage && c.matched >= p.typicalMinMatched && c.contradicted == 0
+            let typical = c.keyCoverage >= p.typicalKeyCoverage && c.matched >= p.typicalMinMatched && c.uncontested
             let level = typical ? max(c.profile.triage, p.otherwise) : min(c.profile.triage, p.otherwise)
             guard level >= .urgent else { return nil }
             let signs = c.profile.redFlags.filter { $0.level == .emergency }.prefix(3).map(\.flag)
@@ -78,12 +82,12 @@ public struct TriageEngine: Sendable {
             if top.profile.triage == .emergency {
                 // The best fit is an emergency condition, though none of its warning signs was
                 // described: the policy's level, with its signs spelled out. When the person denies
-                // some of its findings, or a safety rule reads the same words as same-day care (rules
+                // some of its findings or has had them far longer than it lasts, or a safety rule reads the same words as same-day care (rules
                 // draw that line on purpose: new floaters are urgent, a curtain over the vision is an
                 // emergency), the can't-miss `otherwise` level instead.
                 var evidence = leading
                 let ruleSaysUrgent = flags.contains { $0.kind == .rule && $0.level == .urgent }
-                evidence.level = top.contradicted == 0 && !ruleSaysUrgent
+                evidence.level = top.uncontested && !ruleSaysUrgent
                     ? policy.leadingEmergencyWithoutSign : min(policy.leadingEmergencyWithoutSign, policy.cantMiss.otherwise)
                 let urgentFlags = flags.filter { $0.level >= evidence.level }
                 let signs = top.profile.redFlags.prefix(3).map(\.flag).joined(separator: "; ")

@@ -1,0 +1,69 @@
+import Testing
+@testable import HealthAssistant
+
+/// What a condition's own data says about a question: its v2 red flags (findings within one clause,
+/// loose wordings kept out, a lone side finding needing its condition around it), flags said in
+/// other words turned round by a negation, and a course far shorter than the person's trouble.
+struct ConditionEvidenceTests {
+    func profile(triage: TriageLevel = .urgent, course: String? = nil, symptoms: [(String, String, [String])],
+                 flags: [ConditionProfile.RedFlag]) -> ConditionProfile {
+        var p = ConditionProfile(id: "x", name: "X", aliases: [], triage: triage, prevalence: "common", ages: ["any"], sex: "any",
+                                 symptoms: symptoms.map { .init(name: $0.0, variants: [$0.0] + $0.2, weight: $0.1, weightValue: 1) },
+                                 redFlags: flags, path: "conditions/x.md", system: "respiratory")
+        p.course = course
+        return p
+    }
+
+    func flags(_ text: String, _ p: ConditionProfile) throws -> [String] {
+        let k = try TestKnowledge.loaded.get()
+        return ConditionFlagFinder(policy: k.policy).lexicalFlags(k.parser.parse(text), candidates: [p]).map(\.flag)
+    }
+
+    let croup = [("barking cough", "key", ["cough like a seal"]), ("noisy breathing in", "key", ["harsh noise breathing in"]),
+                 ("drooling", "occasional", ["dribbling a lot"])]
+
+    @Test func aLoneSideFindingNeedsItsConditionAround() throws {
+        let p = profile(symptoms: croup, flags: [.init(flag: "drooling", level: .emergency, any: ["drooling"])])
+        #expect(try flags("7 month old drooling loads, red cheek, chewing everything", p).isEmpty, "teething is not croup")
+        #expect(try flags("barking cough all night and now drooling", p) == ["drooling"])
+    }
+
+    @Test func aLoneKeyFindingStandsOnItsOwn() throws {
+        let p = profile(symptoms: [("sudden hearing loss in one ear", "key", ["deaf in one ear"]), ("ringing", "typical", [])],
+                        flags: [.init(flag: "hearing lost suddenly", level: .urgent, any: ["sudden hearing loss in one ear"])])
+        #expect(try flags("woke up completely deaf in one ear, nothing else wrong", p) == ["hearing lost suddenly"])
+    }
+
+    @Test func findingsCountWithinOneClauseAndNotByOneLooseWord() throws {
+        let p = profile(symptoms: [("weakness in the legs", "key", ["weakness", "legs giving way"]), ("back pain", "key", ["sore back"])],
+                        flags: [.init(flag: "weak legs with back pain", level: .emergency, all: ["weakness in the legs", "back pain"])])
+        #expect(try flags("general weakness and tiredness, back pain for years", p).isEmpty, "'weakness' alone is too loose")
+        #expect(try flags("my legs keep giving way, back pain since the fall", p) == ["weak legs with back pain"])
+        let q = profile(symptoms: [("red skin over most of the body", "key", ["skin red from head to toe"]), ("itch", "typical", [])],
+                        flags: [.init(flag: "red all over", level: .emergency, any: ["red skin over most of the body"])])
+        #expect(try flags("my skin is red. it started from my head down to my toe", q).isEmpty, "words spread over clauses are not one finding")
+    }
+
+    @Test func aNegatedFlagIsTurnedRoundByAClauseWithoutNegation() throws {
+        let policy = try TestKnowledge.loaded.get().policy
+        let flag = "bleeding that does not stop after 10 minutes of pressure"
+        #expect(ConditionFlagFinder.turnsRound(flag: flag, clause: "it stopped bleeding after five minutes of pressure", policy: policy))
+        #expect(!ConditionFlagFinder.turnsRound(flag: flag, clause: "it's still bleeding through the towel", policy: policy))
+        #expect(!ConditionFlagFinder.turnsRound(flag: flag, clause: "the bleeding won't stop", policy: policy))
+        #expect(!ConditionFlagFinder.turnsRound(flag: "blood spurting from a wound", clause: "blood spurting out", policy: policy))
+    }
+
+    @Test func aCourseFarShorterThanTheTroubleArguesAgainst() throws {
+        let k = try TestKnowledge.loaded.get()
+        let short = profile(triage: .emergency, course: "hours", symptoms: croup, flags: [])
+        let long = profile(course: "chronic", symptoms: croup, flags: [])
+        let f = k.parser.parse("constipated for 4 weeks even with laxatives")
+        #expect(short.outlasts(f, k.weights.priors) && !long.outlasts(f, k.weights.priors))
+        #expect(short.prior(for: f, k.weights.priors) < short.prior(for: k.parser.parse("constipated since yesterday"), k.weights.priors))
+        // A leading emergency the person has had for far longer than it lasts is urgent, not an emergency.
+        let engine = TriageEngine(policy: k.policy)
+        let outlasted = engine.decide(f, flags: [], ranked: [.init(profile: short, score: 1, keyCoverage: 1, matched: 3, outlasted: true)])
+        let fresh = engine.decide(f, flags: [], ranked: [.init(profile: short, score: 1, keyCoverage: 1, matched: 3)])
+        #expect(outlasted.level == .urgent && fresh.level == .emergency)
+    }
+}
