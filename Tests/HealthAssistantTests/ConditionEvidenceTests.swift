@@ -41,7 +41,10 @@ struct ConditionEvidenceTests {
         #expect(try flags("my legs keep giving way, back pain since the fall", p) == ["weak legs with back pain"])
         let q = profile(symptoms: [("red skin over most of the body", "key", ["skin red from head to toe"]), ("itch", "typical", [])],
                         flags: [.init(flag: "red all over", level: .emergency, any: ["red skin over most of the body"])])
-        #expect(try flags("my skin is red. it started from my head down to my toe", q).isEmpty, "words spread over clauses are not one finding")
+        #expect(try flags("my skin is red. it itches. it started from my head down to my toe", q).isEmpty, "words spread over a message are not one finding")
+        let g = profile(symptoms: [("diarrhoea", "key", []), ("blood in stool", "occasional", ["bloody diarrhea"])],
+                        flags: [.init(flag: "blood in the stool", level: .urgent, any: ["blood in stool"])])
+        #expect(try flags("diarrhoea with blood for 2 days", g) == ["blood in the stool"], "a finding runs over into the next clause")
     }
 
     @Test func aNegatedFlagIsTurnedRoundByAClauseWithoutNegation() throws {

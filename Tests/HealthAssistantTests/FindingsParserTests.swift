@@ -115,4 +115,11 @@ struct FindingsParserTests {
     func lastedIsReadOnlyFromExplicitSpans(_ text: String, _ days: Double?) {
         #expect(parser.parse(text).lastedDays == days, "\(text)")
     }
+
+    @Test func britishAndAmericanSpellingsMeet() {
+        #expect(Set(TextMatch.stems("bloody diarrhea")) == Set(TextMatch.stems("diarrhoea bloody")))
+        #expect(TextMatch.stem("haemorrhoids") == TextMatch.stem("hemorrhoids"))
+        #expect(TextMatch.stem("oesophagus") == TextMatch.stem("esophagus") && TextMatch.stem("ischaemia") == TextMatch.stem("ischemia"))
+        #expect(TextMatch.stem("hour") == "hour" && TextMatch.stem("fever") == "fever", "only the listed beginnings fold")
+    }
 }

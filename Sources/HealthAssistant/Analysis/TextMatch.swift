@@ -16,8 +16,21 @@ enum TextMatch {
                                           "today", "last", "night", "morning", "lot", "bit", "little", "quite", "more", "most", "much",
                                           "many", "any", "every", "time", "times", "started", "start", "keep", "keeps", "noticed"]
 
+    /// British spellings folded to American before stemming, so "diarrhoea with blood" meets
+    /// "bloody diarrhea" and "haemorrhoids" meets "hemorrhoids": the corpus and the people who
+    /// write to it use both. Word beginnings, longest first.
+    static let spellingFolds: [(String, String)] = [
+        ("orthopaed", "orthoped"), ("septicaem", "septicem"), ("leukaem", "leukem"), ("ischaem", "ischem"), ("diarrhoe", "diarrhe"),
+        ("oesophag", "esophag"), ("oestrogen", "estrogen"), ("gynaec", "gynec"), ("anaesth", "anesth"), ("dyspnoe", "dyspne"),
+        ("anaem", "anem"), ("haem", "hem"), ("oedem", "edem"), ("faec", "fec"), ("foet", "fet"), ("paed", "ped"), ("apnoe", "apne"),
+        ("tumour", "tumor"), ("colour", "color"), ("behaviour", "behavior"), ("mould", "mold"), ("sulph", "sulf"),
+    ]
+
     static func stem(_ w: String) -> String {
         var s = w
+        if let first = s.first, "abcdfghilmopst".contains(first), let fold = spellingFolds.first(where: { s.hasPrefix($0.0) }) {
+            s = fold.1 + s.dropFirst(fold.0.count)
+        }
         for suffix in ["ness", "ing", "ies", "ed", "es", "s", "y"] where s.count > suffix.count + 3 && s.hasSuffix(suffix) {
             s = String(s.dropLast(suffix.count)); break
         }

@@ -8,7 +8,7 @@ struct ConditionFlagFinder: Sendable {
 
     /// Red flags of `candidates` present in the findings. A v1 flag fires when one positive clause
     /// holds every content word of it. A v2 flag fires when the findings it names are present and
-    /// its population fits; a finding is present when one positive clause holds every content word
+    /// its population fits; a finding is present when one positive clause (with the next) holds every content word
     /// of its name, or of a lay wording of at least `min_content_words` words (a one-word wording —
     /// "weakness", "red all over" — is too loose to escalate on, as it is for v1 flags).
     /// A flag met through one finding alone is a warning sign of *this* condition only when the
@@ -18,6 +18,9 @@ struct ConditionFlagFinder: Sendable {
         let positive = f.positive
         let clauseStems = positive.map { Set(TextMatch.stems($0)) }
         let allStems = clauseStems.reduce(into: Set<String>()) { $0.formUnion($1) }
+        // A finding's words may run over into the next clause: the parser splits "diarrhoea with
+        // blood" at "with", and "bloody diarrhoea" must still be found there.
+        let spans = clauseStems.indices.map { i in i + 1 < clauseStems.count ? clauseStems[i].union(clauseStems[i + 1]) : clauseStems[i] }
         var hits: [TriageEvidence] = []
         for condition in candidates {
             // The clause holding each finding of this condition: `strict` counts the name and the
@@ -25,7 +28,7 @@ struct ConditionFlagFinder: Sendable {
             var strict: [String: Int] = [:], loose: Set<String> = []
             for s in condition.symptoms where condition.redFlags.contains(where: \.isStructured) {
                 for (v, stems) in s.variantStems.enumerated() where !stems.isEmpty && stems.allSatisfy(allStems.contains) {
-                    guard let c = clauseStems.firstIndex(where: { cs in stems.allSatisfy(cs.contains) }) else { continue }
+                    guard let c = spans.firstIndex(where: { cs in stems.allSatisfy(cs.contains) }) else { continue }
                     loose.insert(s.name)
                     if v == 0 || stems.count >= policy.conditionFlagMinWords { strict[s.name] = c; break }
                 }
