@@ -118,7 +118,7 @@ public struct CompleteAnalyzer: Analyzer {
         // Which clause explains each symptom best, for "explained findings".
         var clauseBest: [[Float]] = profiles.map { _ in [Float](repeating: 0, count: clauses.count) }
         var clauseNearest = clauseBest
-        for (e, entry) in model.entries.enumerated() {
+        for (e, entry) in model.entries.enumerated() where !model.entryFlagOnly[e] {
             let w = model.entryWeights[e]
             for (c, clause) in clauses.enumerated() {
                 var s = simByEntry?[c, e] ?? 0
@@ -140,7 +140,7 @@ public struct CompleteAnalyzer: Analyzer {
         return profiles.enumerated().compactMap { ci, p -> RankedCondition? in
             var matched: [String] = [], missing: [String] = [], contradicted: [String] = []
             var keyTotal = 0.0, keyHit = 0.0, weightHit = 0.0, weightTotal = 0.0, denied = 0.0
-            for (si, s) in p.symptoms.enumerated() {
+            for (si, s) in p.symptoms.enumerated() where !s.flagOnly {
                 weightTotal += s.weightValue
                 let isKey = s.weight == "key"
                 if isKey { keyTotal += 1 }
@@ -175,7 +175,7 @@ public struct CompleteAnalyzer: Analyzer {
         guard let q = queryVector, q.count == model.phrases.cols, model.phrases.rows > 0 else { return fit }
         let sims = BLAS.matmul(Matrix(rows: 1, cols: q.count, storage: q), model.phrases, transposeB: true).storage
         var byCondition: [[Float]] = model.profiles.map { _ in [] }
-        for (e, entry) in model.entries.enumerated() { byCondition[entry.condition].append(sims[e]) }
+        for (e, entry) in model.entries.enumerated() where !model.entryFlagOnly[e] { byCondition[entry.condition].append(sims[e]) }
         let n = max(1, weights.questionFitPhrases)
         for (ci, s) in byCondition.enumerated() where !s.isEmpty {
             let closest = s.sorted(by: >).prefix(n)

@@ -12,8 +12,13 @@ public struct ConditionProfile: Sendable, Codable {
 
         /// How much it counts (`symptom_weights` in rules/weights.yaml).
         public var weightValue: Double
+        /// A warning sign the file lists only for its red flags: an occasional finding of a condition
+        /// that is not itself an emergency, named by one of its flags ("fever" in neck pain, "sudden
+        /// severe headache" in migraine). It says something else may be going on, so it raises the
+        /// flag but is no evidence for the condition: ranking leaves it out.
+        public var flagOnly = false
 
-        enum CodingKeys: String, CodingKey { case name, variants, weight, weightValue }
+        enum CodingKeys: String, CodingKey { case name, variants, weight, weightValue, flagOnly }
 
         public init(name: String, variants: [String], weight: String, weightValue: Double) {
             self.name = name; self.variants = variants; self.weight = weight; self.weightValue = weightValue
@@ -24,6 +29,7 @@ public struct ConditionProfile: Sendable, Codable {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             self.init(name: try c.decode(String.self, forKey: .name), variants: try c.decode([String].self, forKey: .variants),
                       weight: try c.decode(String.self, forKey: .weight), weightValue: try c.decode(Double.self, forKey: .weightValue))
+            flagOnly = try c.decodeIfPresent(Bool.self, forKey: .flagOnly) ?? false
         }
         /// The lay name shown in answers ("stiff neck" rather than the whole "a / b" string).
         public var label: String { variants.first ?? name }
@@ -85,6 +91,12 @@ public struct ConditionProfile: Sendable, Codable {
                 prevalence: json["prevalence"] as? String ?? "uncommon", ages: ageBands(json["age"]), sex: json["sex"] as? String ?? "any",
                 symptoms: symptoms, redFlags: flags, path: row.path, system: json["system"] as? String ?? "")
             profile.cantMiss = json["cant_miss"] as? Bool ?? false
+            if triage != .emergency {
+                let named = Set(flags.flatMap { $0.all + $0.any })
+                for i in profile.symptoms.indices where profile.symptoms[i].weight == "occasional" && named.contains(profile.symptoms[i].name) {
+                    profile.symptoms[i].flagOnly = true
+                }
+            }
             profile.course = json["duration"] as? String
             return profile
         }

@@ -17,11 +17,12 @@ public struct LiteAnalyzer: Analyzer {
         // Only conditions that retrieval surfaced or that match a symptom are ranked at all.
         return input.profiles.indices.compactMap { index -> RankedCondition? in
             let r = input.retrieval[input.profiles[index].path] ?? 0
-            let matched = matchedBy[index] ?? []
-            guard r > 0 || !matched.isEmpty else { return nil }
             let p = input.profiles[index]
-            let contradicted = (deniedBy[index] ?? []).subtracting(matched)
-            let total = p.symptoms.reduce(0) { $0 + $1.weightValue }
+            // Flag-only findings raise their flags, not the condition (`Symptom.flagOnly`).
+            let matched = (matchedBy[index] ?? []).filter { !p.symptoms[$0].flagOnly }
+            guard r > 0 || !matched.isEmpty else { return nil }
+            let contradicted = (deniedBy[index] ?? []).subtracting(matched).filter { !p.symptoms[$0].flagOnly }
+            let total = p.symptoms.reduce(0) { $0 + ($1.flagOnly ? 0 : $1.weightValue) }
             let got = matched.reduce(0) { $0 + p.symptoms[$1].weightValue }
             let keys = p.symptoms.indices.filter { p.symptoms[$0].weight == "key" }
             let keyCov = keys.isEmpty ? 0 : Double(keys.filter(matched.contains).count) / Double(keys.count)

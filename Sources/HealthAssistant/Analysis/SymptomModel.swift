@@ -20,12 +20,15 @@ public struct SymptomModel: Sendable {
     let lexicon: SymptomLexicon
     /// Each entry's symptom weight (rules/weights.yaml `symptom_weights`).
     var entryWeights: [Float] = []
+    /// Whether each entry belongs to a flag-only finding (`Symptom.flagOnly`), which ranking leaves out.
+    var entryFlagOnly: [Bool] = []
 
     /// `lexicon`: the index's, when it was built from these same profiles (saves building it twice).
     init(profiles: [ConditionProfile], entries: [Entry], phrases: Matrix, flagEntries: [Entry], flags: Matrix, lexicon: SymptomLexicon? = nil) {
         self.profiles = profiles; self.entries = entries; self.phrases = phrases; self.flagEntries = flagEntries; self.flags = flags
         self.lexicon = lexicon ?? SymptomLexicon(profiles: profiles)
         entryWeights = entries.map { Float(profiles[$0.condition].symptoms[$0.symptom].weightValue) }
+        entryFlagOnly = entries.map { profiles[$0.condition].symptoms[$0.symptom].flagOnly }
     }
 
     /// Per entry, whether every stem of its phrase occurs in `clauseStems` (exact lexical match).
