@@ -24,23 +24,11 @@ struct SearchCommand: ParsableCommand {
         if let field, !field.contains("=") { throw ValidationError("--field takes FIELD=VALUE") }
     }
 
-    struct Hit: Encodable { let rank: Int; let score: Double; let path: String; let heading: String; let kind: String; let text: String }
-
     func run() throws {
         try failing {
-            let embedder = try model.loadEmbedder()
-            let locator = model.locator
-            let store = try SQLiteStore(path: index.databasePath(locator: locator), modelID: embedder.modelID, dimension: embedder.dimension)
-            let retriever = HybridRetriever(store: store, index: ExactVectorIndex(table: try store.loadVectorTable()))
             let filter = SearchFilter(kind: kind, pathPrefix: pathPrefix,
                                       field: field.map { f in let p = f.split(separator: "=", maxSplits: 1); return (String(p[0]), String(p.count > 1 ? p[1] : "")) })
-            let vector = Array(try embedder.embed([query]).row(0))
-            let results = try retriever.search(text: query, vector: vector, k: k, mode: HybridRetriever.Mode(rawValue: mode)!, filter: filter)
-            let chunks = try store.chunks(ids: results.map(\.chunkID))
-            let hits = results.enumerated().compactMap { i, r -> Hit? in
-                guard let c = chunks[r.chunkID] else { return nil }
-                return Hit(rank: i + 1, score: r.score, path: c.documentPath, heading: c.headingPath, kind: c.documentKind, text: c.text)
-            }
+            let hits = try IndexSearch(model: model, index: index).search([query], k: k, mode: HybridRetriever.Mode(rawValue: mode)!, filter: filter)[0]
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]

@@ -54,6 +54,8 @@ struct ConditionEvidenceTests {
         #expect(!ConditionFlagFinder.turnsRound(flag: flag, clause: "it's still bleeding through the towel", policy: policy))
         #expect(!ConditionFlagFinder.turnsRound(flag: flag, clause: "the bleeding won't stop", policy: policy))
         #expect(!ConditionFlagFinder.turnsRound(flag: "blood spurting from a wound", clause: "blood spurting out", policy: policy))
+        #expect(ConditionFlagFinder.turnsRound(flag: "a rash that stays when a glass is pressed on it",
+                                               clause: "a rash that fades when I press a glass on it", policy: policy))
     }
 
     @Test func aCourseFarShorterThanTheTroubleArguesAgainst() throws {

@@ -10,6 +10,10 @@ public struct RankedCondition: Sendable {
     public var matched: [String]
     public var missing: [String]
     public var contradicted: [String]
+    /// How many different clauses of the question its matches rest on (nil: not counted). One
+    /// clause ("headache") can come near several of a condition's findings at once; a picture
+    /// needs several things said.
+    public var supportingClauses: Int? = nil
 }
 
 /// What every analyser receives: the parsed findings, the question's retrieval evidence, and

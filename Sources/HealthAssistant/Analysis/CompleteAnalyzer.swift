@@ -112,6 +112,9 @@ public struct CompleteAnalyzer: Analyzer {
             simByEntry = BLAS.matmul(cv, model.phrases, transposeB: true)
         }
         let exact = clauses.map { model.entriesContained(in: Set(TextMatch.stems($0.text))) }
+        // A denial that names a finding, or part of it, denies it: "no pain" against "sudden severe
+        // pain in one testicle" sits below any similarity bar, but the person said no to it.
+        let named = clauses.map { $0.negated ? model.entriesNamedBy(denied: Set(TextMatch.stems($0.text).filter { !TextMatch.queryNoise.contains($0) })) : [] }
         // For each (condition, symptom): best similarity over positive clauses and over negated ones.
         var pos: [[Float]] = profiles.map { [Float](repeating: 0, count: $0.symptoms.count) }
         var neg = pos
@@ -124,6 +127,7 @@ public struct CompleteAnalyzer: Analyzer {
                 var s = simByEntry?[c, e] ?? 0
                 if exact[c][e] { s = max(s, 0.95) }
                 if clause.negated {
+                    if named[c].contains(e) { s = max(s, 0.95) }
                     neg[entry.condition][entry.symptom] = max(neg[entry.condition][entry.symptom], s)
                 } else {
                     pos[entry.condition][entry.symptom] = max(pos[entry.condition][entry.symptom], s)
@@ -164,7 +168,8 @@ public struct CompleteAnalyzer: Analyzer {
             let score = w.explained * explained + w.keyCoverage * keyCoverage + w.symptomCoverage * (weightTotal > 0 ? weightHit / weightTotal : 0)
                 + w.retrieval * retrieval + w.dense * dense - w.denied * denied + w.prior * p.prior(for: f, input.priors)
                 + (p.triage == .emergency ? w.cantMiss * keyCoverage : 0) + w.questionFit * questionFit[ci] + w.clauseFit * clauseFit[ci]
-            return RankedCondition(profile: p, score: score, keyCoverage: keyCoverage, matched: matched, missing: missing, contradicted: contradicted)
+            return RankedCondition(profile: p, score: score, keyCoverage: keyCoverage, matched: matched, missing: missing, contradicted: contradicted,
+                                   supportingClauses: clauseBest[ci].filter { $0 > 0 }.count)
         }.sorted { $0.score > $1.score }
     }
 

@@ -30,6 +30,14 @@ public struct SymptomLexicon: Sendable {
     }
 
     /// Indexes of the variants whose stems all occur in `stems` (a variant without stems never does).
+    /// Variants holding every one of `stems` (a denial that names the finding, or part of it: "no
+    /// pain" denies "sudden severe pain in one testicle").
+    func variantsCovering(_ stems: Set<String>) -> [Int] {
+        guard let rarest = stems.min(by: { (postings[$0]?.count ?? 0) < (postings[$1]?.count ?? 0) }), let first = postings[rarest] else { return [] }
+        let rest = stems.subtracting([rarest]).map { Set(postings[$0] ?? []) }
+        return first.filter { v in rest.allSatisfy { $0.contains(v) } }.map(Int.init)
+    }
+
     func variantsContained(in stems: Set<String>) -> [Int] {
         var hits: [Int32: Int32] = [:]
         for stem in stems { for v in postings[stem] ?? [] { hits[v, default: 0] += 1 } }

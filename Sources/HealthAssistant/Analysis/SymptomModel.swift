@@ -31,6 +31,11 @@ public struct SymptomModel: Sendable {
         entryFlagOnly = entries.map { profiles[$0.condition].symptoms[$0.symptom].flagOnly }
     }
 
+    /// Per entry, whether its phrase holds every stem of a denied clause (the denial names it).
+    func entriesNamedBy(denied clauseStems: Set<String>) -> Set<Int> {
+        clauseStems.isEmpty ? [] : Set(lexicon.variantsCovering(clauseStems))
+    }
+
     /// Per entry, whether every stem of its phrase occurs in `clauseStems` (exact lexical match).
     func entriesContained(in clauseStems: Set<String>) -> [Bool] {
         var contained = [Bool](repeating: false, count: entries.count)

@@ -2,7 +2,8 @@ import Foundation
 
 /// `health corpus check`: the rules that keep the library sound (schema v2, corpus/SCHEMA.md) — unique ids, file name =
 /// id, known triage/weight values, enough symptoms with a key one, red flags for every emergency,
-/// no alias claimed twice, sources — plus a coverage table by body system, triage and age.
+/// no alias claimed twice, sources, no 12-word run shared by two files — plus a coverage table by
+/// body system, triage and age.
 public struct CorpusValidator: Sendable {
     public static let triageLevels: Set<String> = ["emergency", "urgent", "routine", "self-care"]
     public static let weights: Set<String> = ["key", "typical", "occasional"]
@@ -30,6 +31,8 @@ public struct CorpusValidator: Sendable {
         public var bySystem: [String: Int] = [:]
         public var byTriage: [String: Int] = [:]
         public var byAge: [String: Int] = [:]
+        /// File pairs sharing a 12-word run (each is also an error).
+        public var repeats: [RepeatedTextFinder.Repeat] = []
     }
 
     public init() {}
@@ -44,6 +47,7 @@ public struct CorpusValidator: Sendable {
         var ids: [String: String] = [:]
         var aliasOwners: [String: String] = [:]
         var names: [String: String] = [:]
+        var prose: [RepeatedTextFinder.File] = []
         for file in conditionFiles {
             let path = "conditions/" + file
             func error(_ m: String) { report.errors.append(Issue(file: path, message: m)) }
@@ -53,6 +57,7 @@ public struct CorpusValidator: Sendable {
             let doc: MarkdownDocument
             do { doc = try MarkdownDocument(text: text, fallbackTitle: file) } catch { report.errors.append(Issue(file: path, message: "\(error)")); continue }
             report.conditions += 1
+            prose.append(RepeatedTextFinder.File(path: path, segments: RepeatedTextFinder.prose(of: doc)))
             let f = doc.frontMatter
             let id = f["id"] as? String ?? ""
             if id.isEmpty { error("missing id") }
@@ -169,11 +174,20 @@ public struct CorpusValidator: Sendable {
                 report.errors.append(Issue(file: path, message: "unreadable or invalid front matter")); continue
             }
             report.topics += 1
+            prose.append(RepeatedTextFinder.File(path: path, segments: RepeatedTextFinder.prose(of: doc)))
             if (doc.frontMatter["id"] as? String).map({ $0 + ".md" }) != file { report.errors.append(Issue(file: path, message: "id does not match the file name")) }
             if (doc.frontMatter["sources"] as? [Any] ?? []).isEmpty { report.errors.append(Issue(file: path, message: "no sources")) }
             if !doc.sections.contains(where: { $0.headingPath.last == "When to get help" }) {
                 report.errors.append(Issue(file: path, message: "missing section '## When to get help'"))
             }
+        }
+        let standard = ((try? String(contentsOf: corpus.appendingPathComponent("standard-phrases.txt"), encoding: .utf8)) ?? "")
+            .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        report.repeats = RepeatedTextFinder(standard: standard).repeats(in: prose)
+        for r in report.repeats {
+            // A long shared run is quoted up to 30 words: enough to find it, short enough to read.
+            let quote = r.words.prefix(30).joined(separator: " ") + (r.words.count > 30 ? " …" : "")
+            report.errors.append(Issue(file: r.first, message: "shares \(r.words.count) words with \(r.second) (write each file fresh): “\(quote)”"))
         }
         return report
     }

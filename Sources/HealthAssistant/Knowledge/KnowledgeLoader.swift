@@ -260,13 +260,13 @@ struct KnowledgeLoader {
             try s.rejectUnknownKeys(keys)
             return s
         }
-        let diff = try section("differential", ["leading_emergency_without_sign", "runner_up", "cant_miss"])
+        let diff = try section("differential", ["leading_emergency_without_sign", "leading_emergency_min_matched", "runner_up", "cant_miss"])
         guard let cm = try diff.mapping("cant_miss") else { throw diff.error("cant_miss", "missing", fix: "restore it from git") }
         try cm.rejectUnknownKeys(["within_top", "typical_key_coverage", "typical_min_matched", "some_key_coverage", "otherwise"])
         guard let ru = try diff.mapping("runner_up") else { throw diff.error("runner_up", "missing", fix: "restore it from git") }
         try ru.rejectUnknownKeys(["within_top", "score_ratio", "min_key_coverage", "at_most"])
         let cf = try section("condition_flags", ["candidates", "min_content_words", "lone_finding_needs_context", "lone_key_finding_stands"])
-        let sf = try section("similar_flags", ["candidates", "min_similarity", "polarity_words", "persistence_words"])
+        let sf = try section("similar_flags", ["candidates", "min_similarity", "polarity_words", "persistence_words", "reversal_words"])
         let cc = try section("crisis_conditions", ["ids", "within_top"])
         let cp = try section("concepts", ["neighbours", "min_similarity", "margin", "whole_question"])
         let understood = try section("understood", ["min_similarity"])
@@ -283,6 +283,7 @@ struct KnowledgeLoader {
         }
         return TriagePolicyData(
             leadingEmergencyWithoutSign: try level(diff, "leading_emergency_without_sign"),
+            leadingEmergencyMinMatched: Int(try diff.requiredNumber("leading_emergency_min_matched")),
             cantMiss: .init(withinTop: Int(try cm.requiredNumber("within_top")), typicalKeyCoverage: try cm.requiredNumber("typical_key_coverage"),
                             typicalMinMatched: Int(try cm.requiredNumber("typical_min_matched")), someKeyCoverage: try cm.requiredNumber("some_key_coverage"),
                             otherwise: try level(cm, "otherwise")),
@@ -292,6 +293,7 @@ struct KnowledgeLoader {
             loneFindingNeedsContext: try cf.bool("lone_finding_needs_context") ?? false, loneKeyFindingStands: try cf.bool("lone_key_finding_stands") ?? false,
             similarFlagCandidates: Int(try sf.requiredNumber("candidates")), similarFlagMinSimilarity: Float(try sf.requiredNumber("min_similarity")),
             similarFlagPolarityWords: Set(try sf.strings("polarity_words") ?? []), similarFlagPersistenceWords: Set(try sf.strings("persistence_words") ?? []),
+            similarFlagReversalWords: Set(try sf.strings("reversal_words") ?? []),
             crisisConditionIDs: Set(try cc.strings("ids") ?? []), crisisWithinTop: Int(try cc.requiredNumber("within_top")), selfCareFloor: floors,
             concepts: .init(neighbours: Int(try cp.requiredNumber("neighbours")), minSimilarity: Float(try cp.requiredNumber("min_similarity")),
                             margin: Float(try cp.requiredNumber("margin")), wholeQuestion: try cp.bool("whole_question") ?? true),

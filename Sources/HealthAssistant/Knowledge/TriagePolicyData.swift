@@ -23,6 +23,8 @@ public struct TriagePolicyData: Sendable {
     }
 
     public var leadingEmergencyWithoutSign: TriageLevel
+    /// …when its matches rest on at least this many things said (clauses).
+    public var leadingEmergencyMinMatched: Int
     public var cantMiss: CantMiss
     public var runnerUp: RunnerUp
     public var conditionFlagCandidates: Int
@@ -38,6 +40,8 @@ public struct TriagePolicyData: Sendable {
     public var similarFlagPolarityWords: Set<String>
     /// Words that say something goes on ("still", "keeps"): the same side as a negated stop.
     public var similarFlagPersistenceWords: Set<String>
+    /// Words that say something went away ("fades", "stopped"): a clause holding one, against a flag without.
+    public var similarFlagReversalWords: Set<String>
     public var crisisConditionIDs: Set<String>
     public var crisisWithinTop: Int
     public var selfCareFloor: [Floor]

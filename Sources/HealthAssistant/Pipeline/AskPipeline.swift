@@ -111,7 +111,9 @@ struct AskPipeline: Sendable {
                                          minSimilarity: knowledge.policy.understoodMinSimilarity)
         if !understood { ranked = [] }
         let verdict = understood
-            ? triage.decide(f, flags: evidence, ranked: ranked.map { .init(profile: $0.profile, score: $0.score, keyCoverage: $0.keyCoverage, matched: $0.matched.count,
+            ? triage.decide(f, flags: evidence, ranked: ranked.map { .init(profile: $0.profile, score: $0.score, keyCoverage: $0.keyCoverage,
+                                                                     // A picture counts things said: matches resting on one clause count once.
+                                                                     matched: min($0.matched.count, $0.supportingClauses ?? .max),
                                                                      contradicted: $0.contradicted.count,
                                                                      outlasted: $0.profile.outlasts(f, knowledge.weights.priors)) })
             : triage.notUnderstood()

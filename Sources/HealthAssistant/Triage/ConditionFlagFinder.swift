@@ -115,16 +115,20 @@ struct ConditionFlagFinder: Sendable {
     }
 
     /// Whether a flag that holds a word turning it round ("bleeding that does not stop") meets a
-    /// clause that holds neither such a word nor one of persistence ("still bleeding"): then the
-    /// clause says the opposite ("it stopped bleeding after five minutes"), however close the two
-    /// sentences sit in embedding space.
+    /// clause that holds neither such a word nor one of persistence ("still bleeding"), or a clause
+    /// says something went away ("fades", "stopped") that the flag does not: then the clause says
+    /// the opposite ("it stopped bleeding after five minutes"), however close the two sentences sit
+    /// in embedding space.
     static func turnsRound(flag: String, clause: String, policy: TriagePolicyData) -> Bool {
         func holds(_ text: String, _ words: Set<String>) -> Bool {
             text.lowercased().replacingOccurrences(of: "’", with: "'").split { !($0.isLetter || $0 == "'") }.contains { w in
                 words.contains(String(w)) || words.contains(w.replacingOccurrences(of: "'", with: "")) || (words.contains("n't") && w.hasSuffix("n't"))
             }
         }
-        return holds(flag, policy.similarFlagPolarityWords) && !holds(clause, policy.similarFlagPolarityWords.union(policy.similarFlagPersistenceWords))
+        let negatedFlag = holds(flag, policy.similarFlagPolarityWords) && !holds(clause, policy.similarFlagPolarityWords.union(policy.similarFlagPersistenceWords))
+        // "a rash that fades when I press a glass on it" against "a rash that stays when a glass is pressed on it".
+        let reversedClause = holds(clause, policy.similarFlagReversalWords) && !holds(flag, policy.similarFlagReversalWords)
+        return negatedFlag || reversedClause
     }
 
     /// True when every content word of the clause is among the phrase's, and some of the phrase's are missing.

@@ -87,7 +87,7 @@ public struct TriageEngine: Sendable {
                 // emergency), the can't-miss `otherwise` level instead.
                 var evidence = leading
                 let ruleSaysUrgent = flags.contains { $0.kind == .rule && $0.level == .urgent }
-                evidence.level = top.uncontested && !ruleSaysUrgent
+                evidence.level = top.uncontested && !ruleSaysUrgent && top.matched >= policy.leadingEmergencyMinMatched
                     ? policy.leadingEmergencyWithoutSign : min(policy.leadingEmergencyWithoutSign, policy.cantMiss.otherwise)
                 let urgentFlags = flags.filter { $0.level >= evidence.level }
                 let signs = top.profile.redFlags.prefix(3).map(\.flag).joined(separator: "; ")
