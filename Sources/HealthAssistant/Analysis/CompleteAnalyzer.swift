@@ -111,10 +111,11 @@ public struct CompleteAnalyzer: Analyzer {
         if let cv = input.clauseVectors, cv.rows == clauses.count, cv.rows > 0 {
             simByEntry = BLAS.matmul(cv, model.phrases, transposeB: true)
         }
-        let exact = clauses.map { model.entriesContained(in: Set(TextMatch.stems($0.text))) }
+        let clauseStems = clauses.map { Set(TextMatch.stems($0.text)) }
+        let exact = clauseStems.map(model.entriesContained)
         // A denial that names a finding, or part of it, denies it: "no pain" against "sudden severe
         // pain in one testicle" sits below any similarity bar, but the person said no to it.
-        let named = clauses.map { $0.negated ? model.entriesNamedBy(denied: Set(TextMatch.stems($0.text).filter { !TextMatch.queryNoise.contains($0) })) : [] }
+        let named = clauses.indices.map { c in clauses[c].negated ? model.entriesNamedBy(denied: clauseStems[c].filter { !TextMatch.queryNoise.contains($0) }) : [] }
         // For each (condition, symptom): best similarity over positive clauses and over negated ones.
         var pos: [[Float]] = profiles.map { [Float](repeating: 0, count: $0.symptoms.count) }
         var neg = pos

@@ -208,10 +208,14 @@ public struct FindingsParser: Sendable {
 
     // MARK: time
 
+    /// Days per time unit, and the number words as regex alternatives (longest first), for
+    /// `duration` and `lasted`.
+    static let unitDays: [String: Double] = ["minute": 1.0 / 1440, "hour": 1.0 / 24, "day": 1, "night": 1, "week": 7, "month": 30, "year": 365]
+    static let numberWordAlternatives = wordNumbers.keys.sorted { $0.count > $1.count }.joined(separator: "|")
+
     func duration(_ t: String) -> Double? {
-        let units: [String: Double] = ["minute": 1.0 / 1440, "hour": 1.0 / 24, "day": 1, "night": 1, "week": 7, "month": 30, "year": 365]
-        let numberWords = Self.wordNumbers.keys.sorted { $0.count > $1.count }.joined(separator: "|")
-        let pattern = #"(?:for|past|last|about|over|since)?\s*(?:the\s+)?(\d+(?:\.\d+)?|"# + numberWords + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*(old|pregnant|gestation|postpartum))"#
+        let units = Self.unitDays
+        let pattern = #"(?:for|past|last|about|over|since)?\s*(?:the\s+)?(\d+(?:\.\d+)?|"# + Self.numberWordAlternatives + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*(old|pregnant|gestation|postpartum))"#
         if let m = CompiledPatterns.shared.regex(pattern).firstMatch(in: t, range: NSRange(t.startIndex..., in: t)),
            let qr = Range(m.range(at: 1), in: t), let ur = Range(m.range(at: 2), in: t) {
             let q = Double(t[qr]) ?? Self.wordNumbers[String(t[qr])] ?? 1
@@ -232,9 +236,8 @@ public struct FindingsParser: Sendable {
     /// 2 year"), a pregnancy ("16 weeks pregnant") or a past event ("a few years back"), because it
     /// argues against conditions that do not last that long.
     func lasted(_ t: String) -> Double? {
-        let units: [String: Double] = ["minute": 1.0 / 1440, "hour": 1.0 / 24, "day": 1, "night": 1, "week": 7, "month": 30, "year": 365]
-        let numberWords = Self.wordNumbers.keys.sorted { $0.count > $1.count }.joined(separator: "|")
-        let span = #"(\d+(?:\.\d+)?|"# + numberWords + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*(old|pregnant|gestation|postpartum|ago|back|before|earlier))"#
+        let units = Self.unitDays
+        let span = #"(\d+(?:\.\d+)?|"# + Self.numberWordAlternatives + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*(old|pregnant|gestation|postpartum|ago|back|before|earlier))"#
         var longest: Double?
         for pattern in [#"\b(?:for|past|last|over|lasted|lasting|since)\s+(?:the\s+)?(?:past\s+|last\s+|about\s+|around\s+|almost\s+|nearly\s+|over\s+|a\s+good\s+)?"# + span,
                         span + #"\s+now\b"#] {

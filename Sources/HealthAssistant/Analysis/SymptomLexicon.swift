@@ -29,7 +29,6 @@ public struct SymptomLexicon: Sendable {
         nameVocabulary = Set(profiles.flatMap { ([$0.name] + $0.aliases).flatMap(TextMatch.stems) })
     }
 
-    /// Indexes of the variants whose stems all occur in `stems` (a variant without stems never does).
     /// Variants holding every one of `stems` (a denial that names the finding, or part of it: "no
     /// pain" denies "sudden severe pain in one testicle").
     func variantsCovering(_ stems: Set<String>) -> [Int] {
@@ -38,6 +37,7 @@ public struct SymptomLexicon: Sendable {
         return first.filter { v in rest.allSatisfy { $0.contains(v) } }.map(Int.init)
     }
 
+    /// Indexes of the variants whose stems all occur in `stems` (a variant without stems never does).
     func variantsContained(in stems: Set<String>) -> [Int] {
         var hits: [Int32: Int32] = [:]
         for stem in stems { for v in postings[stem] ?? [] { hits[v, default: 0] += 1 } }

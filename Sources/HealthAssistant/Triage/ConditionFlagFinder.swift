@@ -8,8 +8,8 @@ struct ConditionFlagFinder: Sendable {
 
     /// Red flags of `candidates` present in the findings. A v1 flag fires when one positive clause
     /// holds every content word of it. A v2 flag fires when the findings it names are present and
-    /// its population fits; a finding is present when one positive clause (with the next) holds every content word
-    /// of its name, or of a lay wording of at least `min_content_words` words (a one-word wording —
+    /// its population fits; a finding is present when one positive clause (with the next) holds
+    /// every content word of its name, or of a lay wording of at least `min_content_words` words (a one-word wording —
     /// "weakness", "red all over" — is too loose to escalate on, as it is for v1 flags).
     /// A flag met through one finding alone is a warning sign of *this* condition only when the
     /// question shows the condition too (one more of its findings): drooling is a danger sign in
@@ -26,7 +26,8 @@ struct ConditionFlagFinder: Sendable {
             // The clause holding each finding of this condition: `strict` counts the name and the
             // wordings of enough words (what a flag needs), `loose` any wording (what context needs).
             var strict: [String: Int] = [:], loose: Set<String> = []
-            for s in condition.symptoms where condition.redFlags.contains(where: \.isStructured) {
+            let structured = condition.redFlags.contains(where: \.isStructured)
+            for s in condition.symptoms where structured {
                 for (v, stems) in s.variantStems.enumerated() where !stems.isEmpty && stems.allSatisfy(allStems.contains) {
                     guard let c = spans.firstIndex(where: { cs in stems.allSatisfy(cs.contains) }) else { continue }
                     loose.insert(s.name)

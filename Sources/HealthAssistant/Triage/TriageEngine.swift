@@ -82,9 +82,10 @@ public struct TriageEngine: Sendable {
             if top.profile.triage == .emergency {
                 // The best fit is an emergency condition, though none of its warning signs was
                 // described: the policy's level, with its signs spelled out. When the person denies
-                // some of its findings or has had them far longer than it lasts, or a safety rule reads the same words as same-day care (rules
-                // draw that line on purpose: new floaters are urgent, a curtain over the vision is an
-                // emergency), the can't-miss `otherwise` level instead.
+                // some of its findings or has had them far longer than it lasts, when its matches
+                // rest on too few things said, or when a safety rule reads the same words as same-day
+                // care (rules draw that line on purpose: new floaters are urgent, a curtain over the
+                // vision is an emergency), the can't-miss `otherwise` level instead.
                 var evidence = leading
                 let ruleSaysUrgent = flags.contains { $0.kind == .rule && $0.level == .urgent }
                 evidence.level = top.uncontested && !ruleSaysUrgent && top.matched >= policy.leadingEmergencyMinMatched
