@@ -58,4 +58,23 @@ extension CompleteAnalyzerTests {
         // The gap is the weight times the difference in mean nearest similarity (0.5 − 0.3).
         #expect(abs((ranked[0].score - ranked[1].score) - Self.weights.clauseFit * 0.2) < 1e-6)
     }
+
+    /// "headache" names part of "headache that goes away at work" (four more words), so a clause
+    /// saying only "headache" does not match it, however close the embeddings; the short phrase
+    /// "headache" still matches.
+    @Test func aClauseNamingPartOfALongerPhraseDoesNotMatchIt() throws {
+        let profiles = [Self.profile("home", ["headache that goes away at work"]), Self.profile("plain", ["headache"])]
+        let (entries, flags) = SymptomModel.entries(of: profiles)
+        let model = SymptomModel(profiles: profiles, entries: entries, phrases: Matrix(rows: 2, cols: 2, storage: [1, 0, 0, 1]),
+                                 flagEntries: flags, flags: Matrix(rows: 0, cols: 2))
+        let findings = TestKnowledge.parser.parse("headache")
+        // The clause's vector is close to both phrases.
+        let input = AnalysisInput(findings: findings, profiles: profiles, retrieval: [:], clauseVectors: Matrix(rows: 1, cols: 2, storage: [0.8, 0.8]),
+                                  priors: TestKnowledge.weights.priors)
+        let ranked = CompleteAnalyzer(model: model, weights: try Self.weights.applying("partialMentionExtraWords=2")).rank(input)
+        #expect(ranked.first { $0.profile.id == "home" }?.matched.isEmpty == true)
+        #expect(ranked.first { $0.profile.id == "plain" }?.matched == ["headache"])
+        let off = CompleteAnalyzer(model: model, weights: try Self.weights.applying("partialMentionExtraWords=0")).rank(input)
+        #expect(off.first { $0.profile.id == "home" }?.matched == ["headache that goes away at work"])
+    }
 }

@@ -76,6 +76,17 @@ struct TriageRegressionTests {
         #expect(answer.crisis?.contains { $0.contains("116 123") } == true)
     }
 
+    /// Intent said in words far from every exemplar still gets crisis help when the ranking agrees
+    /// (crisis condition first, clause near the concept at the lower bar); a cut finger does not.
+    @Test func suicidalIntentInUnforeseenWordsGetsCrisisHelp() async throws {
+        let intent = try await Self.assistant.ask("I've made up my mind to put an end to my life this weekend")
+        #expect(intent.triage.level == .emergency)
+        #expect(intent.crisis?.contains { $0.contains("988") } == true)
+        let cut = try await Self.assistant.ask("sliced my thumb on a tin lid, it bled but stopped with pressure, edges together")
+        #expect(cut.crisis == nil)
+        #expect(cut.triage.level < .emergency)
+    }
+
     @Test func emergencyNamesTheClauseThatTriggeredIt() async throws {
         let answer = try await Self.assistant.ask("I've had a cold for a few days, and now my face is drooping on one side")
         #expect(answer.triage.level == .emergency)

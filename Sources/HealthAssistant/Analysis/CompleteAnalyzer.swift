@@ -47,9 +47,13 @@ public struct CompleteAnalyzer: Analyzer {
         /// threshold, averaged over the clauses and relative to the best condition: near misses
         /// ("bumps like knots" against "nodules") still say which condition the clauses lean to.
         public var clauseFit: Double
+        /// A positive clause whose words all sit in a longer phrase, which has at least this many
+        /// words more, names only part of it: "headache" is not "headache that goes at work and
+        /// comes back at home" (0: off). The same holds for denials the other way round.
+        public var partialMentionExtraWords: Int
 
         public static let names = ["threshold", "explained", "keyCoverage", "symptomCoverage", "retrieval", "dense", "denied", "prior",
-                                   "cantMiss", "questionFit", "questionFitPhrases", "clauseFit"]
+                                   "cantMiss", "questionFit", "questionFitPhrases", "clauseFit", "partialMentionExtraWords"]
 
         /// From every name in `names` (the knowledge loader checks that all are present).
         public init(values: [String: Double]) {
@@ -58,6 +62,7 @@ public struct CompleteAnalyzer: Analyzer {
             denied = values["denied"] ?? 0; prior = values["prior"] ?? 0; cantMiss = values["cantMiss"] ?? 0
             questionFit = values["questionFit"] ?? 0; questionFitPhrases = max(1, Int(min(values["questionFitPhrases"] ?? 1, 1_000)))
             clauseFit = values["clauseFit"] ?? 0
+            partialMentionExtraWords = Int(max(0, min(values["partialMentionExtraWords"] ?? 0, 1_000)))
         }
 
         /// These weights with "name=value,name=value" applied on top (the names above); unknown
@@ -80,6 +85,7 @@ public struct CompleteAnalyzer: Analyzer {
                 case "questionFit": w.questionFit = v
                 case "questionFitPhrases": w.questionFitPhrases = max(1, Int(min(v, 1_000)))
                 case "clauseFit": w.clauseFit = v
+                case "partialMentionExtraWords": w.partialMentionExtraWords = Int(max(0, min(v, 1_000)))
                 default: throw WeightsError.bad(String(pair))
                 }
             }
@@ -116,6 +122,13 @@ public struct CompleteAnalyzer: Analyzer {
         // A denial that names a finding, or part of it, denies it: "no pain" against "sudden severe
         // pain in one testicle" sits below any similarity bar, but the person said no to it.
         let named = clauses.indices.map { c in clauses[c].negated ? model.entriesNamedBy(denied: clauseStems[c].filter { !TextMatch.queryNoise.contains($0) }) : [] }
+        // A positive clause that names only part of a much longer phrase does not match it.
+        let extra = weights.partialMentionExtraWords
+        let partial: [Set<Int>] = clauses.indices.map { c in
+            guard extra > 0, !clauses[c].negated else { return [] }
+            let stems = clauseStems[c].filter { !TextMatch.queryNoise.contains($0) }
+            return model.entriesNamedBy(denied: stems).filter { model.entryStemCounts[$0] >= stems.count + extra }
+        }
         // For each (condition, symptom): best similarity over positive clauses and over negated ones.
         var pos: [[Float]] = profiles.map { [Float](repeating: 0, count: $0.symptoms.count) }
         var neg = pos
@@ -131,10 +144,11 @@ public struct CompleteAnalyzer: Analyzer {
                     if named[c].contains(e) { s = max(s, 0.95) }
                     neg[entry.condition][entry.symptom] = max(neg[entry.condition][entry.symptom], s)
                 } else {
+                    clauseNearest[entry.condition][c] = max(clauseNearest[entry.condition][c], s)
+                    if partial[c].contains(e) { continue }
                     pos[entry.condition][entry.symptom] = max(pos[entry.condition][entry.symptom], s)
                     let credit = s >= threshold ? s * (0.55 + 0.45 * w) : 0
                     clauseBest[entry.condition][c] = max(clauseBest[entry.condition][c], credit)
-                    clauseNearest[entry.condition][c] = max(clauseNearest[entry.condition][c], s)
                 }
             }
         }

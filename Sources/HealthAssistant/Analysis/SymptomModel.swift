@@ -22,6 +22,9 @@ public struct SymptomModel: Sendable {
     var entryWeights: [Float] = []
     /// Whether each entry belongs to a flag-only finding (`Symptom.flagOnly`), which ranking leaves out.
     var entryFlagOnly: [Bool] = []
+    /// How many content words each entry's phrase has (a clause naming part of a long phrase does
+    /// not say all of it).
+    var entryStemCounts: [Int] = []
 
     /// `lexicon`: the index's, when it was built from these same profiles (saves building it twice).
     init(profiles: [ConditionProfile], entries: [Entry], phrases: Matrix, flagEntries: [Entry], flags: Matrix, lexicon: SymptomLexicon? = nil) {
@@ -29,6 +32,9 @@ public struct SymptomModel: Sendable {
         self.lexicon = lexicon ?? SymptomLexicon(profiles: profiles)
         entryWeights = entries.map { Float(profiles[$0.condition].symptoms[$0.symptom].weightValue) }
         entryFlagOnly = entries.map { profiles[$0.condition].symptoms[$0.symptom].flagOnly }
+        // Entries run condition by condition, symptom by symptom, variant by variant (`entries(of:)`).
+        let counts = profiles.flatMap { $0.symptoms.flatMap { $0.variantStems.map(\.count) } }
+        entryStemCounts = counts.count == entries.count ? counts : entries.map { TextMatch.stems($0.phrase).count }
     }
 
     /// Per entry, whether its phrase holds every stem of a denied clause (the denial names it).

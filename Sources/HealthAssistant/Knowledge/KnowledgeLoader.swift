@@ -264,10 +264,10 @@ struct KnowledgeLoader {
         guard let cm = try diff.mapping("cant_miss") else { throw diff.error("cant_miss", "missing", fix: "restore it from git") }
         try cm.rejectUnknownKeys(["within_top", "typical_key_coverage", "typical_min_matched", "some_key_coverage", "otherwise"])
         guard let ru = try diff.mapping("runner_up") else { throw diff.error("runner_up", "missing", fix: "restore it from git") }
-        try ru.rejectUnknownKeys(["within_top", "score_ratio", "min_key_coverage", "at_most"])
+        try ru.rejectUnknownKeys(["within_top", "score_ratio", "min_key_coverage", "at_most", "full_key_coverage"])
         let cf = try section("condition_flags", ["candidates", "min_content_words", "lone_finding_needs_context", "lone_key_finding_stands"])
         let sf = try section("similar_flags", ["candidates", "min_similarity", "polarity_words", "persistence_words", "reversal_words"])
-        let cc = try section("crisis_conditions", ["ids", "within_top"])
+        let cc = try section("crisis_conditions", ["ids", "within_top", "concept_within_top", "concept_min_similarity"])
         let cp = try section("concepts", ["neighbours", "min_similarity", "margin", "whole_question"])
         let understood = try section("understood", ["min_similarity"])
         let fit = try section("self_care_fit", ["min_key_coverage", "reason"])
@@ -288,13 +288,16 @@ struct KnowledgeLoader {
                             typicalMinMatched: Int(try cm.requiredNumber("typical_min_matched")), someKeyCoverage: try cm.requiredNumber("some_key_coverage"),
                             otherwise: try level(cm, "otherwise")),
             runnerUp: .init(withinTop: Int(try ru.requiredNumber("within_top")), scoreRatio: try ru.requiredNumber("score_ratio"),
-                            minKeyCoverage: try ru.requiredNumber("min_key_coverage"), atMost: try level(ru, "at_most")),
+                            minKeyCoverage: try ru.requiredNumber("min_key_coverage"), atMost: try level(ru, "at_most"),
+                            fullKeyCoverage: try ru.requiredNumber("full_key_coverage")),
             conditionFlagCandidates: Int(try cf.requiredNumber("candidates")), conditionFlagMinWords: Int(try cf.requiredNumber("min_content_words")),
             loneFindingNeedsContext: try cf.bool("lone_finding_needs_context") ?? false, loneKeyFindingStands: try cf.bool("lone_key_finding_stands") ?? false,
             similarFlagCandidates: Int(try sf.requiredNumber("candidates")), similarFlagMinSimilarity: Float(try sf.requiredNumber("min_similarity")),
             similarFlagPolarityWords: Set(try sf.strings("polarity_words") ?? []), similarFlagPersistenceWords: Set(try sf.strings("persistence_words") ?? []),
             similarFlagReversalWords: Set(try sf.strings("reversal_words") ?? []),
-            crisisConditionIDs: Set(try cc.strings("ids") ?? []), crisisWithinTop: Int(try cc.requiredNumber("within_top")), selfCareFloor: floors,
+            crisisConditionIDs: Set(try cc.strings("ids") ?? []), crisisWithinTop: Int(try cc.requiredNumber("within_top")),
+            crisisConceptWithinTop: Int(try cc.requiredNumber("concept_within_top")),
+            crisisConceptMinSimilarity: Float(try cc.requiredNumber("concept_min_similarity")), selfCareFloor: floors,
             concepts: .init(neighbours: Int(try cp.requiredNumber("neighbours")), minSimilarity: Float(try cp.requiredNumber("min_similarity")),
                             margin: Float(try cp.requiredNumber("margin")), wholeQuestion: try cp.bool("whole_question") ?? true),
             notUnderstood: try level(m, "not_understood"), understoodMinSimilarity: try understood.requiredNumber("min_similarity"),

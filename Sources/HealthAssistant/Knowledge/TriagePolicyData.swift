@@ -5,6 +5,8 @@ public struct TriagePolicyData: Sendable {
         public var scoreRatio: Double
         public var minKeyCoverage: Double
         public var atMost: TriageLevel
+        /// A runner-up with this share of its key findings, none denied, counts whatever its score.
+        public var fullKeyCoverage: Double
     }
 
     /// A circumstance that raises self-care to routine.
@@ -44,6 +46,11 @@ public struct TriagePolicyData: Sendable {
     public var similarFlagReversalWords: Set<String>
     public var crisisConditionIDs: Set<String>
     public var crisisWithinTop: Int
+    /// With a crisis condition among the first `crisisConceptWithinTop` (matched or ranked by retrieval), a
+    /// clause `crisisConceptMinSimilarity` close to a crisis concept's exemplars counts as the
+    /// concept: below the concepts' own bar, two weak signals that agree.
+    public var crisisConceptWithinTop: Int
+    public var crisisConceptMinSimilarity: Float
     public var selfCareFloor: [Floor]
     public var concepts: ConceptPolicy
     /// The level of an answer to a message with no recognisable finding.

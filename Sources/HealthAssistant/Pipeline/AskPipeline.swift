@@ -105,7 +105,7 @@ struct AskPipeline: Sendable {
         // 6. triage
         var evidence = redFlags(f, ranked: ranked, clauseVectors: useComplete ? clauseVectors : nil, model: useComplete ? model : nil,
                                 crisisFromRanking: concepts == nil || vectors == nil)
-        if let concepts, let vectors { evidence = merge(evidence, conceptFlags(f, vectors: vectors, embedded: embedded, model: concepts)) }
+        if let concepts, let vectors { evidence = merge(evidence, conceptFlags(f, vectors: vectors, embedded: embedded, model: concepts, ranked: ranked)) }
         // With no recognisable symptom or finding, say so: no guessed conditions, and safe advice.
         let understood = Self.understood(f, evidence: evidence, lexicon: index.symptomLexicon, closestCondition: dense.values.max(),
                                          minSimilarity: knowledge.policy.understoodMinSimilarity)
@@ -165,7 +165,7 @@ struct AskPipeline: Sendable {
 
     /// Red-flag concepts recognised by meaning: the positive clauses, and the whole question when
     /// it denies nothing. Row 0 of `vectors` is the question; row k + 1 is clause `embedded[k]`.
-    func conceptFlags(_ f: Findings, vectors: Matrix, embedded: [Int], model: ConceptModel) -> [TriageEvidence] {
+    func conceptFlags(_ f: Findings, vectors: Matrix, embedded: [Int], model: ConceptModel, ranked: [RankedCondition]) -> [TriageEvidence] {
         var rows: [Int] = [], texts: [String] = []
         if knowledge.policy.concepts.wholeQuestion, !f.clauses.contains(where: \.negated) { rows.append(0); texts.append(f.text) }
         if embedded.isEmpty, f.clauses.count == 1, !f.clauses[0].negated { rows.append(0); texts.append(f.clauses[0].text) }
@@ -173,7 +173,17 @@ struct AskPipeline: Sendable {
         guard !rows.isEmpty else { return [] }
         var picked = Matrix(rows: rows.count, cols: vectors.cols)
         for (r, row) in rows.enumerated() { for j in 0..<vectors.cols { picked[r, j] = vectors[row, j] } }
-        return ConceptDetector(policy: knowledge.policy.concepts).detect(texts: texts, vectors: picked, model: model)
+        var found = ConceptDetector(policy: knowledge.policy.concepts).detect(texts: texts, vectors: picked, model: model)
+        // Words of suicide few exemplars resemble closely still count when the ranking agrees: a
+        // crisis condition first (`concept_within_top`) and a positive clause near a crisis concept
+        // at a lower bar. Either signal alone is too weak ("no thoughts of harming myself" ranks the
+        // condition; a cut finger's "cut is closed up" sits near the self-harm exemplars).
+        if !found.contains(where: \.crisis), conditionFlags.crisisCondition(f, ranked: ranked, withinTop: knowledge.policy.crisisConceptWithinTop, needsMatch: false) != nil {
+            var relaxed = knowledge.policy.concepts
+            relaxed.minSimilarity = knowledge.policy.crisisConceptMinSimilarity
+            found += ConceptDetector(policy: relaxed).detect(texts: texts, vectors: picked, model: model).filter(\.crisis)
+        }
+        return found
     }
 
     /// Concept evidence after the rest, one per flag text.

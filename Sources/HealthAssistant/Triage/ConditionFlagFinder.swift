@@ -89,8 +89,11 @@ struct ConditionFlagFinder: Sendable {
 
     /// Words of suicide or self-harm phrased in ways no rule anticipated still reach the crisis
     /// conditions: one of them leading the ranking with a matched symptom is crisis evidence.
-    func crisisCondition(_ f: Findings, ranked: [RankedCondition]) -> TriageEvidence? {
-        guard let crisis = ranked.prefix(policy.crisisWithinTop).first(where: { policy.crisisConditionIDs.contains($0.profile.id) && !$0.matched.isEmpty })
+    /// `withinTop`: how far down the ranking to look (default `crisis_conditions.within_top`);
+    /// `needsMatch: false` takes a crisis condition ranked by retrieval alone (for the concept route,
+    /// which brings its own evidence).
+    func crisisCondition(_ f: Findings, ranked: [RankedCondition], withinTop: Int? = nil, needsMatch: Bool = true) -> TriageEvidence? {
+        guard let crisis = ranked.prefix(withinTop ?? policy.crisisWithinTop).first(where: { policy.crisisConditionIDs.contains($0.profile.id) && (!needsMatch || !$0.matched.isEmpty) })
         else { return nil }
         return TriageEvidence(kind: .crisisCondition, level: .emergency, flag: "possible thoughts of suicide or self-harm",
                               clause: f.positive.first ?? f.text, id: crisis.profile.id, condition: crisis.profile.id, crisis: true)

@@ -99,13 +99,17 @@ public struct TriageEngine: Sendable {
             }
             level = top.profile.triage
             decidedBy = [leading]
-            // A dangerous runner-up that fits well keeps the answer at its level, up to the cap.
+            // A dangerous runner-up that fits well (nearly as well as the first, or with all its key
+            // findings and none denied) keeps the answer at its level, up to the cap.
             let r = policy.runnerUp
             if let serious = ranked.prefix(r.withinTop).dropFirst().first(where: {
-                   $0.profile.triage >= .urgent && $0.score >= top.score * r.scoreRatio && $0.keyCoverage >= r.minKeyCoverage }),
+                   $0.profile.triage >= .urgent && ($0.score >= top.score * r.scoreRatio && $0.keyCoverage >= r.minKeyCoverage
+                                                     || $0.keyCoverage >= r.fullKeyCoverage && $0.uncontested) }),
                serious.profile.triage > level {
                 level = min(r.atMost, serious.profile.triage)
-                reason = "\(top.profile.name) fits best, but \(serious.profile.name) fits almost as well and needs prompt assessment."
+                let close = serious.score >= top.score * r.scoreRatio && serious.keyCoverage >= r.minKeyCoverage
+                reason = "\(top.profile.name) fits best, but \(serious.profile.name) "
+                    + (close ? "fits almost as well" : "also fits, with its main signs described") + " and needs prompt assessment."
                 decidedBy = [TriageEvidence(kind: .differential, level: level, flag: serious.profile.name, clause: "", id: serious.profile.id,
                                             condition: serious.profile.id)]
             } else {
