@@ -57,6 +57,16 @@ struct FindingsParserTests {
         #expect(parser.parse("the inhaler is not helping and I am not wheezing").negative.contains { $0.contains("wheezing") })
     }
 
+    /// "breathing normally" says all is well, but "not breathing normally" is the red flag itself, and
+    /// "not respond to nothing" (a double negative) is not responding.
+    @Test func aNegatedReassuranceIsAFinding() {
+        #expect(parser.parse("no fever, breathing normally").negative == ["fever", "breathing normally"])
+        for text in ["he is not breathing normally", "my baby isn't breathing normal", "he not respond to nothing", "she doesn't respond to anything"] {
+            let f = parser.parse(text)
+            #expect(f.negative.isEmpty, "\(text): \(f.clauses)")
+        }
+    }
+
     @Test func historyIsDeniedOnlyByACueAndSetFillers() {
         #expect(parser.parse("non-insulin dependent diabetes, sore on my foot").history.contains("diabetes"))
         #expect(parser.parse("not well controlled diabetes").history.contains("diabetes"))

@@ -66,9 +66,10 @@ public struct FindingsParser: Sendable {
     /// "wet nappies as usual") denies a problem with what it names, as a cue before it would
     /// (NegEx's post-negation: the cue follows the finding). Words from rules/negation.yaml.
     /// The whole piece counts, so "lips and tongue fine" denies both.
+    /// A negation before it turns it round: "not breathing normally" is a red flag, not a denial.
     func isReassurance(_ piece: String) -> Bool {
         let words = piece.split(separator: " ")
-        guard words.count >= 2, words.count <= lexicon.reassuranceMaxWords else { return false }
+        guard words.count >= 2, words.count <= lexicon.reassuranceMaxWords, !lexicon.anyNegationCue.matches(piece) else { return false }
         return lexicon.reassurances.contains(String(words.last!)) || lexicon.reassurances.contains(words.suffix(2).joined(separator: " "))
     }
 
