@@ -67,6 +67,15 @@ struct FindingsParserTests {
         }
     }
 
+    /// A decimal point does not end a sentence, and a measured fever is said as a finding too.
+    @Test func aMeasuredFeverIsAFinding() {
+        let f = parser.parse("temp 38.3 and shivering")
+        #expect(f.vitals.temperatureC == 38.3)
+        #expect(f.positive == ["temp 38.3", "shivering", "high temperature"])
+        #expect(!parser.parse("temp 37.2 and shivering").positive.contains("high temperature"))
+        #expect(parser.parse("temperature 101.5F").positive.contains("high temperature"))
+    }
+
     @Test func historyIsDeniedOnlyByACueAndSetFillers() {
         #expect(parser.parse("non-insulin dependent diabetes, sore on my foot").history.contains("diabetes"))
         #expect(parser.parse("not well controlled diabetes").history.contains("diabetes"))

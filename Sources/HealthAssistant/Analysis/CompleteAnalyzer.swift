@@ -135,6 +135,9 @@ public struct CompleteAnalyzer: Analyzer {
         // Which clause explains each symptom best, for "explained findings".
         var clauseBest: [[Float]] = profiles.map { _ in [Float](repeating: 0, count: clauses.count) }
         var clauseNearest = clauseBest
+        // Clauses saying something went away, and (asked only of close phrases) whether a phrase says so too.
+        let resolved = clauses.map { !$0.negated && !input.reversalWords.isEmpty && TextMatch.words($0.text).contains(where: input.reversalWords.contains) }
+        var phraseResolves: [Int: Bool] = [:]
         for (e, entry) in model.entries.enumerated() where !model.entryFlagOnly[e] {
             let w = model.entryWeights[e]
             for (c, clause) in clauses.enumerated() {
@@ -146,6 +149,10 @@ public struct CompleteAnalyzer: Analyzer {
                 } else {
                     clauseNearest[entry.condition][c] = max(clauseNearest[entry.condition][c], s)
                     if partial[c].contains(e) { continue }
+                    if resolved[c], s >= threshold {
+                        if phraseResolves[e] == nil { phraseResolves[e] = TextMatch.words(entry.phrase).contains(where: input.reversalWords.contains) }
+                        if phraseResolves[e] == false { continue }
+                    }
                     pos[entry.condition][entry.symptom] = max(pos[entry.condition][entry.symptom], s)
                     let credit = s >= threshold ? s * (0.55 + 0.45 * w) : 0
                     clauseBest[entry.condition][c] = max(clauseBest[entry.condition][c], credit)

@@ -26,6 +26,10 @@ public struct FindingsParser: Sendable {
         f.suddenOnset = lexicon.sudden.matches(lower)
         f.severe = lexicon.severe.matches(lower)
         f.vitals = vitals(lower)
+        // A measured fever is a finding in words too, so flags and findings that name one meet it.
+        if let t = f.vitals.temperatureC, t >= lexicon.measuredFever.atLeastC, !f.clauses.contains(where: { $0.text == lexicon.measuredFever.says }) {
+            f.clauses.append(.init(text: lexicon.measuredFever.says, negated: false))
+        }
         f.history = history(lower)
         return f
     }
@@ -35,7 +39,7 @@ public struct FindingsParser: Sendable {
     func clauses(_ text: String) -> [Findings.Clause] {
         var out: [Findings.Clause] = []
         // Sentences first, then commas and brackets; "but", "although", "however" start afresh.
-        for sentence in text.components(separatedBy: CharacterSet(charactersIn: ".;!?\n")) {
+        for sentence in Self.sentences(text) {
             let pieces = sentence.components(separatedBy: CharacterSet(charactersIn: ",()"))
                 .flatMap { $0.components(separatedBy: " but ") }
                 .flatMap { $0.components(separatedBy: " however ") }
@@ -60,6 +64,19 @@ public struct FindingsParser: Sendable {
             }
         }
         return out.filter { !$0.text.isEmpty && $0.text.rangeOfCharacter(from: .letters) != nil }
+    }
+
+    /// Sentences split at . ; ! ? and line breaks, except a point between digits: "temp 38.3 and
+    /// shivering" is one sentence, not "temp 38" and "3 and shivering".
+    static func sentences(_ text: String) -> [String] {
+        var out: [String] = [], current = ""
+        let chars = Array(text)
+        for (i, c) in chars.enumerated() {
+            let decimalPoint = c == "." && i > 0 && i + 1 < chars.count && chars[i - 1].isNumber && chars[i + 1].isNumber
+            if ".;!?\n".contains(c) && !decimalPoint { out.append(current); current = "" } else { current.append(c) }
+        }
+        out.append(current)
+        return out
     }
 
     /// A short clause that ends by saying all is well ("breathing normally", "lips and tongue fine",

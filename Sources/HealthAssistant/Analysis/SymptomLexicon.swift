@@ -29,6 +29,17 @@ public struct SymptomLexicon: Sendable {
         nameVocabulary = Set(profiles.flatMap { ([$0.name] + $0.aliases).flatMap(TextMatch.stems) })
     }
 
+    /// Whether at most `limit` conditions use this stem in their findings: "chemo" names few, and
+    /// says which finding it is; "weakness" names many.
+    func isSpecific(_ stem: String, limit: Int) -> Bool {
+        var seen = Set<Int32>()
+        for v in postings[stem] ?? [] {
+            seen.insert(variants[Int(v)].profile)
+            if seen.count > limit { return false }
+        }
+        return !seen.isEmpty
+    }
+
     /// Variants holding every one of `stems` (a denial that names the finding, or part of it: "no
     /// pain" denies "sudden severe pain in one testicle").
     func variantsCovering(_ stems: Set<String>) -> [Int] {

@@ -19,6 +19,8 @@ public struct FindingsLexicon: Sendable {
     var sudden: CompiledPattern
     var severe: CompiledPattern
     var pregnant: CompiledPattern
+    /// A measured temperature from this many °C is also said as a finding, in these words.
+    var measuredFever: (atLeastC: Double, says: String)
     var explicitDenial: ExplicitDenial
 
     public var historyNames: [String] { history.map(\.name) }

@@ -124,7 +124,7 @@ struct KnowledgeLoader {
             withCue.append((Set(its), try expand.compile(try m.strings("after") ?? [], file: display(nfile), rule: nil, field: m.field("after"), anchored: true)))
         }
         let fin = try StrictMapping(try yaml(ffile), file: display(ffile), path: "")
-        try fin.rejectUnknownKeys(["history", "sudden", "severe", "pregnant"])
+        try fin.rejectUnknownKeys(["history", "sudden", "severe", "pregnant", "measured_fever"])
         guard let historyMap = try fin.mapping("history") else { throw fin.error("history", "missing", fix: "restore it from git") }
         var history: [(name: String, pattern: CompiledPattern)] = []
         for name in historyMap.values.keys.sorted() {
@@ -134,6 +134,10 @@ struct KnowledgeLoader {
             guard let alts = try m.strings(key), !alts.isEmpty else { throw m.error(key, "missing", fix: "restore it from git") }
             return try expand.compile(alts, file: display(file), rule: nil, field: m.field(key), anchored: anchored)
         }
+        guard let fever = try fin.mapping("measured_fever") else { throw fin.error("measured_fever", "missing", fix: "restore it from git") }
+        try fever.rejectUnknownKeys(["at_least_c", "says"])
+        let feverFrom = try fever.requiredNumber("at_least_c")
+        guard (37.0...41.0).contains(feverFrom) else { throw fever.error("at_least_c", "\(feverFrom) °C is not a fever threshold", fix: "use a value from 37 to 41") }
         guard let denial = try neg.mapping("explicit_denial") else { throw neg.error("explicit_denial", "missing", fix: "restore it from git") }
         try denial.rejectUnknownKeys(["before", "not_after"])
         return FindingsLexicon(
@@ -144,7 +148,7 @@ struct KnowledgeLoader {
             findingsWithCue: withCue,
             historyDenial: try pattern(neg, "history_denial", nfile), pregnancyDenial: try pattern(neg, "pregnancy_denial", nfile),
             history: history, sudden: try pattern(fin, "sudden", ffile), severe: try pattern(fin, "severe", ffile),
-            pregnant: try pattern(fin, "pregnant", ffile),
+            pregnant: try pattern(fin, "pregnant", ffile), measuredFever: (feverFrom, try fever.requiredString("says")),
             explicitDenial: ExplicitDenial(before: try pattern(denial, "before", nfile), notAfter: try pattern(denial, "not_after", nfile, anchored: true)))
     }
 
@@ -265,7 +269,7 @@ struct KnowledgeLoader {
         try cm.rejectUnknownKeys(["within_top", "typical_key_coverage", "typical_min_matched", "some_key_coverage", "otherwise"])
         guard let ru = try diff.mapping("runner_up") else { throw diff.error("runner_up", "missing", fix: "restore it from git") }
         try ru.rejectUnknownKeys(["within_top", "score_ratio", "min_key_coverage", "at_most", "full_key_coverage"])
-        let cf = try section("condition_flags", ["candidates", "min_content_words", "lone_finding_needs_context", "lone_key_finding_stands"])
+        let cf = try section("condition_flags", ["candidates", "min_content_words", "single_word_max_conditions", "lone_finding_needs_context", "lone_key_finding_stands"])
         let sf = try section("similar_flags", ["candidates", "min_similarity", "polarity_words", "persistence_words", "reversal_words"])
         let cc = try section("crisis_conditions", ["ids", "within_top", "concept_within_top", "concept_min_similarity"])
         let cp = try section("concepts", ["neighbours", "min_similarity", "margin", "whole_question"])
@@ -291,6 +295,7 @@ struct KnowledgeLoader {
                             minKeyCoverage: try ru.requiredNumber("min_key_coverage"), atMost: try level(ru, "at_most"),
                             fullKeyCoverage: try ru.requiredNumber("full_key_coverage")),
             conditionFlagCandidates: Int(try cf.requiredNumber("candidates")), conditionFlagMinWords: Int(try cf.requiredNumber("min_content_words")),
+            conditionFlagSingleWordMaxConditions: Int(try cf.requiredNumber("single_word_max_conditions")),
             loneFindingNeedsContext: try cf.bool("lone_finding_needs_context") ?? false, loneKeyFindingStands: try cf.bool("lone_key_finding_stands") ?? false,
             similarFlagCandidates: Int(try sf.requiredNumber("candidates")), similarFlagMinSimilarity: Float(try sf.requiredNumber("min_similarity")),
             similarFlagPolarityWords: Set(try sf.strings("polarity_words") ?? []), similarFlagPersistenceWords: Set(try sf.strings("persistence_words") ?? []),

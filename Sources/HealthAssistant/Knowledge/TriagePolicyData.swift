@@ -31,6 +31,8 @@ public struct TriagePolicyData: Sendable {
     public var runnerUp: RunnerUp
     public var conditionFlagCandidates: Int
     public var conditionFlagMinWords: Int
+    /// …or of one word that at most this many conditions use in their findings.
+    public var conditionFlagSingleWordMaxConditions: Int
     /// A v2 flag met through one finding alone fires only when another finding of its condition is present.
     public var loneFindingNeedsContext: Bool
     /// …unless that finding is one of the condition's key findings.

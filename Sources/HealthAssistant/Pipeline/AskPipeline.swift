@@ -96,15 +96,16 @@ struct AskPipeline: Sendable {
             : LiteAnalyzer(weights: knowledge.weights.lite)
         // Every condition's closest passage: Complete weighs them all; both read how health-related the question is.
         let dense = Self.densePerCondition(queryVector, index: index)
-        let input = AnalysisInput(findings: f, profiles: index.profiles, retrieval: Self.retrievalStrength(results, table: index.retriever.index.table),
+        var input = AnalysisInput(findings: f, profiles: index.profiles, retrieval: Self.retrievalStrength(results, table: index.retriever.index.table),
                                   clauseVectors: useComplete ? clauseVectors : nil,
                                   dense: useComplete ? dense : [:],
                                   symptomLexicon: index.symptomLexicon, queryVector: queryVector, priors: knowledge.weights.priors)
+        input.reversalWords = knowledge.policy.similarFlagReversalWords
         var ranked = Array(analyzer.rank(input).prefix(max(10, options.maxConditions)))
 
         // 6. triage
         var evidence = redFlags(f, ranked: ranked, clauseVectors: useComplete ? clauseVectors : nil, model: useComplete ? model : nil,
-                                crisisFromRanking: concepts == nil || vectors == nil)
+                                crisisFromRanking: concepts == nil || vectors == nil, lexicon: index.symptomLexicon)
         if let concepts, let vectors { evidence = merge(evidence, conceptFlags(f, vectors: vectors, embedded: embedded, model: concepts, ranked: ranked)) }
         // With no recognisable symptom or finding, say so: no guessed conditions, and safe advice.
         let understood = Self.understood(f, evidence: evidence, lexicon: index.symptomLexicon, closestCondition: dense.values.max(),
@@ -132,11 +133,12 @@ struct AskPipeline: Sendable {
     /// conditions' own flags, a crisis condition, then flags said in other words. One per flag text.
     /// `crisisFromRanking`: without the concept detector (keyword-only answers), a crisis condition
     /// leading the ranking stands in for crisis words no rule anticipated.
-    func redFlags(_ f: Findings, ranked: [RankedCondition], clauseVectors: Matrix?, model: SymptomModel?, crisisFromRanking: Bool = true) -> [TriageEvidence] {
+    func redFlags(_ f: Findings, ranked: [RankedCondition], clauseVectors: Matrix?, model: SymptomModel?, crisisFromRanking: Bool = true,
+                  lexicon: SymptomLexicon? = nil) -> [TriageEvidence] {
         var evidence = rules.hits(f).map {
             TriageEvidence(kind: .rule, level: $0.rule.level, flag: $0.flag, clause: $0.clause, id: $0.rule.id, crisis: $0.rule.crisis)
         }
-        evidence += conditionFlags.lexicalFlags(f, candidates: ranked.prefix(knowledge.policy.conditionFlagCandidates).map(\.profile))
+        evidence += conditionFlags.lexicalFlags(f, candidates: ranked.prefix(knowledge.policy.conditionFlagCandidates).map(\.profile), lexicon: lexicon)
         var seen = Set<String>()
         evidence = evidence.filter { seen.insert($0.flag.lowercased()).inserted }
         if crisisFromRanking, !evidence.contains(where: \.crisis), let crisis = conditionFlags.crisisCondition(f, ranked: ranked) { evidence.insert(crisis, at: 0) }
@@ -183,7 +185,15 @@ struct AskPipeline: Sendable {
             relaxed.minSimilarity = knowledge.policy.crisisConceptMinSimilarity
             found += ConceptDetector(policy: relaxed).detect(texts: texts, vectors: picked, model: model).filter(\.crisis)
         }
-        return found
+        // A clause saying something went away ("stopped bleeding after 5 minutes") is not a concept
+        // none of whose exemplars says so (heavy bleeding); one that does ("the fit has stopped but
+        // she is confused") still counts.
+        let reversal = knowledge.policy.similarFlagReversalWords
+        func saysGone(_ text: String) -> Bool { TextMatch.words(text).contains(where: reversal.contains) }
+        return found.filter { e in
+            guard saysGone(e.clause), let concept = model.concepts.first(where: { $0.id == e.id }) else { return true }
+            return concept.exemplars.contains(where: saysGone)
+        }
     }
 
     /// Concept evidence after the rest, one per flag text.

@@ -14,7 +14,9 @@ struct ConditionFlagFinder: Sendable {
     /// A flag met through one finding alone is a warning sign of *this* condition only when the
     /// question shows the condition too (one more of its findings): drooling is a danger sign in
     /// croup, not in a teething baby.
-    func lexicalFlags(_ f: Findings, candidates: [ConditionProfile]) -> [TriageEvidence] {
+    /// A one-word wording still counts when few conditions use the word (`single_word_max_conditions`
+    /// over `lexicon`): "chemo" says which finding it is.
+    func lexicalFlags(_ f: Findings, candidates: [ConditionProfile], lexicon: SymptomLexicon? = nil) -> [TriageEvidence] {
         let positive = f.positive
         let clauseStems = positive.map { Set(TextMatch.stems($0)) }
         let allStems = clauseStems.reduce(into: Set<String>()) { $0.formUnion($1) }
@@ -31,7 +33,10 @@ struct ConditionFlagFinder: Sendable {
                 for (v, stems) in s.variantStems.enumerated() where !stems.isEmpty && stems.allSatisfy(allStems.contains) {
                     guard let c = spans.firstIndex(where: { cs in stems.allSatisfy(cs.contains) }) else { continue }
                     loose.insert(s.name)
-                    if v == 0 || stems.count >= policy.conditionFlagMinWords { strict[s.name] = c; break }
+                    if v == 0 || stems.count >= policy.conditionFlagMinWords
+                        || stems.count == 1 && lexicon?.isSpecific(stems[0], limit: policy.conditionFlagSingleWordMaxConditions) == true {
+                        strict[s.name] = c; break
+                    }
                 }
             }
             for flag in condition.redFlags {
