@@ -10,6 +10,9 @@ import Darwin
 public enum BLAS {
     /// Sets the number of OpenBLAS worker threads (process-wide: OpenBLAS keeps one pool).
     public static func setThreads(_ count: Int) {
+        // Only on a change: OpenBLAS 0.3.x restarts a stopped worker pool inside every
+        // set_num_threads call (see `stopIdleWorkers`), and each load of the embedder says 1 again.
+        guard threads != max(1, count) else { return }
         openblas_set_num_threads(Int32(max(1, count)))
     }
 
