@@ -1,11 +1,30 @@
 import CBLAS
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Thin, typed wrappers over OpenBLAS. Every matrix product in the project goes through here,
 /// so the row-major conventions live in exactly one place.
 public enum BLAS {
     /// Sets the number of OpenBLAS worker threads (process-wide: OpenBLAS keeps one pool).
     public static func setThreads(_ count: Int) {
+        // Only on a change: OpenBLAS 0.3.x restarts a stopped worker pool inside every
+        // set_num_threads call (see `stopIdleWorkers`), and each load of the embedder says 1 again.
+        guard threads != max(1, count) else { return }
         openblas_set_num_threads(Int32(max(1, count)))
+    }
+
+    /// OpenBLAS (pthreads build) starts its worker threads when the library loads, and an idle
+    /// worker spins on sched_yield for ~0.1 s before it sleeps: on a cold start that is the second
+    /// core, taken from the loads meant to run there. A process that runs BLAS on one thread stops
+    /// them with this (OpenBLAS starts them again if a threaded call ever needs them). Call it at
+    /// process start, before any BLAS work: stopping workers under a running threaded call is not
+    /// safe. A BLAS without this entry point (another build or vendor) is left alone.
+    public static func stopIdleWorkers() {
+        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "blas_thread_shutdown_") else { return }
+        _ = unsafeBitCast(symbol, to: (@convention(c) () -> Int32).self)()
     }
 
     public static var threads: Int { Int(openblas_get_num_threads()) }

@@ -16,6 +16,18 @@ public struct Matrix: Sendable, Equatable {
         self.init(rows: rows, cols: cols, storage: [Float](repeating: value, count: rows * cols))
     }
 
+    /// rows × cols floats copied from raw bytes (native byte order) starting at `byteOffset`. Big
+    /// stored matrices are read this way: one copy, and no zero-filling of memory about to be overwritten.
+    public init(rows: Int, cols: Int, copyingBytes raw: UnsafeRawBufferPointer, at byteOffset: Int = 0) {
+        let count = rows * cols
+        precondition(byteOffset >= 0 && byteOffset + count * 4 <= raw.count, "\(raw.count) bytes hold no \(rows)x\(cols) floats at \(byteOffset)")
+        let storage = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if count > 0 { UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: raw.baseAddress! + byteOffset, byteCount: count * 4) }
+            initialized = count
+        }
+        self.init(rows: rows, cols: cols, storage: storage)
+    }
+
     public init(_ rowArrays: [[Float]]) {
         let cols = rowArrays.first?.count ?? 0
         precondition(rowArrays.allSatisfy { $0.count == cols }, "ragged rows")

@@ -189,9 +189,10 @@ public final class SQLiteStore: Sendable {
     /// All vectors with the document properties filters need, in chunk-id order.
     public func loadVectorTable() throws -> VectorTable {
         try read { db in
-            var ids: [Int64] = []
-            var storage: [Float] = []
-            var rowDocs: [Int32] = []
+            // Sized up front: the 6 MB of vectors are appended once, not regrown and copied.
+            let expected = try Int.fetchOne(db, sql: "SELECT count(*) FROM vectors") ?? 0
+            var ids: [Int64] = [], rowDocs: [Int32] = [], storage: [Float] = []
+            ids.reserveCapacity(expected); rowDocs.reserveCapacity(expected); storage.reserveCapacity(expected * dimension)
             var docs: [VectorTable.DocumentInfo] = []
             var docIndex: [Int64: Int32] = [:]
             let cursor = try Row.fetchCursor(db, sql: """
@@ -200,17 +201,22 @@ public final class SQLiteStore: Sendable {
                 ORDER BY v.chunk_id
                 """)
             while let row = try cursor.next() {
-                let blob: Data = row["embedding"]
-                guard blob.count == dimension * 4 else {
-                    throw StoreError.corrupt(path: path, detail: "vector of chunk \(row["chunk_id"] as Int64) has \(blob.count) bytes")
+                let chunkID: Int64 = row[0]
+                // The blob is read in place (no Data copy per row).
+                let bytes = try row.withUnsafeData(atIndex: 1) { blob -> Int in
+                    guard let blob, blob.count == dimension * 4 else { return blob?.count ?? 0 }
+                    blob.withUnsafeBytes { storage.append(contentsOf: $0.bindMemory(to: Float.self)) }
+                    return blob.count
                 }
-                ids.append(row["chunk_id"])
-                blob.withUnsafeBytes { storage.append(contentsOf: $0.bindMemory(to: Float.self)) }
-                let docID: Int64 = row["doc_id"]
+                guard bytes == dimension * 4 else {
+                    throw StoreError.corrupt(path: path, detail: "vector of chunk \(chunkID) has \(bytes) bytes")
+                }
+                ids.append(chunkID)
+                let docID: Int64 = row[2]
                 if let i = docIndex[docID] { rowDocs.append(i) } else {
                     let i = Int32(docs.count)
                     docIndex[docID] = i
-                    docs.append(.init(kind: row["kind"], path: row["path"], frontMatterJSON: row["front_matter"]))
+                    docs.append(.init(kind: row[3], path: row[4], frontMatterJSON: row[5]))
                     rowDocs.append(i)
                 }
             }
@@ -292,6 +298,20 @@ public final class SQLiteStore: Sendable {
         }
     }
 
+    /// Reads a stored artifact without copying its blob: `body` sees the bytes where SQLite read
+    /// them, valid only during the call (the Complete model's matrices are tens of MB). nil if absent.
+    public func withArtifact<T>(name: String, _ body: (_ fingerprint: String, _ meta: String, _ data: UnsafeRawBufferPointer) throws -> T) throws -> T? {
+        try read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT fingerprint, meta, data FROM artifacts WHERE name = ?", arguments: [name])
+            guard let row = try rows.next() else { return nil }
+            let fingerprint: String = row[0], meta: String = row[1]
+            return try row.withUnsafeData(atIndex: 2) { data in
+                guard let data else { return try body(fingerprint, meta, UnsafeRawBufferPointer(start: nil, count: 0)) }
+                return try data.withUnsafeBytes { try body(fingerprint, meta, $0) }
+            }
+        }
+    }
+
     /// Bytes of a stored artifact (to budget its load before loading it).
     public func artifactSize(name: String) throws -> Int {
         try read { db in try Int.fetchOne(db, sql: "SELECT length(data) + length(meta) FROM artifacts WHERE name = ?", arguments: [name]) ?? 0 }
@@ -312,23 +332,33 @@ public final class SQLiteStore: Sendable {
 
     /// A fingerprint of every indexed document's content hash: changes whenever the corpus does.
     public func corpusFingerprint() throws -> String {
-        try read { db in
-            let hashes = try String.fetchAll(db, sql: "SELECT path || ':' || content_hash FROM documents ORDER BY path")
-            var h: UInt64 = 1469598103934665603
-            for s in hashes { for b in s.utf8 { h = (h ^ UInt64(b)) &* 1099511628211 } }
-            return String(h, radix: 16) + "-\(hashes.count)"
-        }
+        try read { db in try corpusFingerprint(db) }
+    }
+
+    func corpusFingerprint(_ db: Database) throws -> String {
+        let hashes = try String.fetchAll(db, sql: "SELECT path || ':' || content_hash FROM documents ORDER BY path")
+        var h: UInt64 = 1469598103934665603
+        for s in hashes { for b in s.utf8 { h = (h ^ UInt64(b)) &* 1099511628211 } }
+        return String(h, radix: 16) + "-\(hashes.count)"
+    }
+
+    /// Every document of a kind and the corpus fingerprint, read from one snapshot (so whatever is
+    /// derived from the documents can be stored under that fingerprint).
+    public func documentsWithFingerprint(kind: String) throws -> (documents: [DocumentRow], corpusFingerprint: String) {
+        try read { db in (try documents(db, kind: kind), try corpusFingerprint(db)) }
     }
 
     public struct DocumentRow: Sendable { public var path: String; public var title: String; public var kind: String; public var frontMatterJSON: String }
 
     /// Every document of a kind (e.g. all conditions, for the analysis layer's profiles).
     public func documents(kind: String? = nil) throws -> [DocumentRow] {
-        try read { db in
-            let rows = kind == nil
-                ? try Row.fetchAll(db, sql: "SELECT path, title, kind, front_matter FROM documents ORDER BY path")
-                : try Row.fetchAll(db, sql: "SELECT path, title, kind, front_matter FROM documents WHERE kind = ? ORDER BY path", arguments: [kind])
-            return rows.map { DocumentRow(path: $0[0], title: $0[1], kind: $0[2], frontMatterJSON: $0[3]) }
-        }
+        try read { db in try documents(db, kind: kind) }
+    }
+
+    func documents(_ db: Database, kind: String?) throws -> [DocumentRow] {
+        let rows = kind == nil
+            ? try Row.fetchAll(db, sql: "SELECT path, title, kind, front_matter FROM documents ORDER BY path")
+            : try Row.fetchAll(db, sql: "SELECT path, title, kind, front_matter FROM documents WHERE kind = ? ORDER BY path", arguments: [kind])
+        return rows.map { DocumentRow(path: $0[0], title: $0[1], kind: $0[2], frontMatterJSON: $0[3]) }
     }
 }

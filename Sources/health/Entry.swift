@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Linear
 
 /// Process entry: rejects arguments that are not valid UTF-8 before argument parsing, which would
 /// otherwise silently replace the bad bytes and embed a different text than the user typed.
@@ -13,6 +14,11 @@ enum Entry {
                 exit(2)
             }
         }
+        // Every command runs OpenBLAS on one thread (cores are used by sharding, see `Parallel`);
+        // saying so first thing stops the worker OpenBLAS started at load, which would otherwise
+        // spin on the second core through most of a cold `health ask`.
+        BLAS.setThreads(1)
+        BLAS.stopIdleWorkers()
         await HealthCommand.main()
     }
 }

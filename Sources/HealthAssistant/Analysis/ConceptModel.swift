@@ -48,17 +48,15 @@ public struct ConceptModel: Sendable {
 
     /// The stored model if it was built from these concepts; nil otherwise (the caller rebuilds).
     static func load(from store: SQLiteStore, fingerprint: String, concepts: [RedFlagConcept]) throws -> ConceptModel? {
-        guard let a = try store.artifact(name: artifactName), a.fingerprint == fingerprint,
-              let meta = try? JSONDecoder().decode(Meta.self, from: Data(a.meta.utf8)) else { return nil }
-        let e = concepts.reduce(0) { $0 + $1.exemplars.count }, n = concepts.reduce(0) { $0 + $1.negatives.count }, d = meta.dimension
-        guard meta.exemplars == e, meta.negatives == n, d > 0, a.data.count == (e + n) * d * 4 else { return nil }
-        var ex = Matrix(rows: e, cols: d), ng = Matrix(rows: n, cols: d)
-        a.data.withUnsafeBytes { raw in
-            let all = raw.bindMemory(to: Float.self)
-            ex.storage.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: all.baseAddress!, count: e * d) }
-            ng.storage.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: all.baseAddress! + e * d, count: n * d) }
+        let e = concepts.reduce(0) { $0 + $1.exemplars.count }, n = concepts.reduce(0) { $0 + $1.negatives.count }
+        let matrices = try store.withArtifact(name: artifactName) { stored, metaJSON, data -> (Matrix, Matrix)? in
+            guard stored == fingerprint, let meta = try? JSONDecoder().decode(Meta.self, from: Data(metaJSON.utf8)) else { return nil }
+            let d = meta.dimension
+            guard meta.exemplars == e, meta.negatives == n, d > 0, data.count == (e + n) * d * 4 else { return nil }
+            return (Matrix(rows: e, cols: d, copyingBytes: data), Matrix(rows: n, cols: d, copyingBytes: data, at: e * d * 4))
         }
-        return ConceptModel(concepts: concepts, exemplars: ex, negatives: ng)
+        guard let (exemplars, negatives) = matrices ?? nil else { return nil }
+        return ConceptModel(concepts: concepts, exemplars: exemplars, negatives: negatives)
     }
 
     /// The stored model for these concepts, built (and stored) first if needed.

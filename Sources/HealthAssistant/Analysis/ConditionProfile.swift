@@ -2,8 +2,8 @@ import Foundation
 import Store
 
 /// A condition as the analysers see it: its front matter, parsed once from the index.
-public struct ConditionProfile: Sendable, Codable {
-    public struct Symptom: Sendable, Codable {
+public struct ConditionProfile: Sendable, Codable, Equatable {
+    public struct Symptom: Sendable, Codable, Equatable {
         public var name: String
         public var variants: [String]
         public var weight: String
@@ -23,6 +23,12 @@ public struct ConditionProfile: Sendable, Codable {
         public init(name: String, variants: [String], weight: String, weightValue: Double) {
             self.name = name; self.variants = variants; self.weight = weight; self.weightValue = weightValue
             variantStems = variants.map(TextMatch.stems)
+        }
+
+        /// With the stems already known (read back from `ConditionProfileArchive`).
+        init(name: String, variants: [String], weight: String, variantStems: [[String]], weightValue: Double, flagOnly: Bool) {
+            self.name = name; self.variants = variants; self.weight = weight; self.variantStems = variantStems
+            self.weightValue = weightValue; self.flagOnly = flagOnly
         }
 
         public init(from decoder: Decoder) throws {
@@ -55,7 +61,7 @@ public struct ConditionProfile: Sendable, Codable {
     /// file's level (emergency in an emergency file, else urgent) and fire when one clause holds
     /// every content word; v2 flags name the findings they need (`all` / `any`, symptom names of
     /// the same file) and the population they apply to.
-    public struct RedFlag: Sendable, Codable {
+    public struct RedFlag: Sendable, Codable, Equatable {
         public var flag: String
         public var level: TriageLevel
         public var all: [String] = []
@@ -65,8 +71,23 @@ public struct ConditionProfile: Sendable, Codable {
         public var isStructured: Bool { !all.isEmpty || !any.isEmpty }
     }
 
+    /// The profiles of the store's current corpus: read back from the index when it holds them for
+    /// this corpus and these weights, else derived from the front matter (and stored for next time).
     public static func load(from store: SQLiteStore, symptomWeights: [String: Double]) throws -> [ConditionProfile] {
-        try store.documents(kind: "condition").compactMap { row in
+        let corpus = try store.corpusFingerprint()
+        let fingerprint = ConditionProfileArchive.fingerprint(corpus: corpus, symptomWeights: symptomWeights)
+        if let stored = ConditionProfileArchive.load(from: store, fingerprint: fingerprint) { return stored }
+        let (rows, readFrom) = try store.documentsWithFingerprint(kind: "condition")
+        let profiles = derive(from: rows, symptomWeights: symptomWeights)
+        // Stored only if derived from the corpus the fingerprint names (an index run may have changed
+        // it in between); a read-only index still answers, deriving the profiles each time.
+        if readFrom == corpus { try? ConditionProfileArchive.save(profiles, to: store, fingerprint: fingerprint) }
+        return profiles
+    }
+
+    /// Parses each condition's front matter (JSON in the index) into a profile.
+    static func derive(from rows: [SQLiteStore.DocumentRow], symptomWeights: [String: Double]) -> [ConditionProfile] {
+        rows.compactMap { row in
             guard let json = try? JSONSerialization.jsonObject(with: Data(row.frontMatterJSON.utf8)) as? [String: Any] else { return nil }
             func list(_ key: String) -> [String] { (json[key] as? [Any] ?? []).map { "\($0)" } }
             let symptoms = (json["symptoms"] as? [Any] ?? []).compactMap { item -> Symptom? in

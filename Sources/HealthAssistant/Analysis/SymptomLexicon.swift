@@ -18,7 +18,10 @@ public struct SymptomLexicon: Sendable {
         for (pi, p) in profiles.enumerated() {
             for (si, s) in p.symptoms.enumerated() {
                 for stems in s.variantStems {
-                    let distinct = Set(stems)
+                    // A variant has a handful of stems: a linear check finds repeats without building a Set.
+                    var distinct: [String] = []
+                    distinct.reserveCapacity(stems.count)
+                    for stem in stems where !distinct.contains(stem) { distinct.append(stem) }
                     for stem in distinct { postings[stem, default: []].append(Int32(variants.count)) }
                     variants.append(Variant(profile: Int32(pi), symptom: Int32(si), stemCount: Int32(distinct.count)))
                 }

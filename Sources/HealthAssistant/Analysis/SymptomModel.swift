@@ -88,20 +88,17 @@ public struct SymptomModel: Sendable {
     /// The stored model if it was built from the current corpus (`profiles` as the index loaded
     /// them; nil when anything does not line up, so the caller rebuilds).
     public static func load(from store: SQLiteStore, fingerprint: String, profiles: [ConditionProfile], lexicon: SymptomLexicon? = nil) throws -> SymptomModel? {
-        guard let a = try store.artifact(name: artifactName), a.fingerprint == fingerprint,
-              let meta = try? JSONDecoder().decode(Meta.self, from: Data(a.meta.utf8)) else { return nil }
         let (entries, flagEntries) = Self.entries(of: profiles)
-        let d = meta.dimension
-        guard meta.entries == entries.count, meta.flagEntries == flagEntries.count,
-              a.data.count == (entries.count + flagEntries.count) * d * 4 else { return nil }
-        let split = entries.count * d
-        var phrases = Matrix(rows: entries.count, cols: d)
-        var flags = Matrix(rows: flagEntries.count, cols: d)
-        a.data.withUnsafeBytes { raw in
-            let all = raw.bindMemory(to: Float.self)
-            phrases.storage.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: all.baseAddress!, count: split) }
-            flags.storage.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: all.baseAddress! + split, count: all.count - split) }
+        // The matrices (tens of MB) are copied once, straight from SQLite's buffer into their storage.
+        let matrices = try store.withArtifact(name: artifactName) { stored, metaJSON, data -> (Matrix, Matrix)? in
+            guard stored == fingerprint, let meta = try? JSONDecoder().decode(Meta.self, from: Data(metaJSON.utf8)) else { return nil }
+            let d = meta.dimension
+            guard meta.entries == entries.count, meta.flagEntries == flagEntries.count, (1...65_536).contains(d),
+                  data.count == (entries.count + flagEntries.count) * d * 4 else { return nil }
+            return (Matrix(rows: entries.count, cols: d, copyingBytes: data),
+                    Matrix(rows: flagEntries.count, cols: d, copyingBytes: data, at: entries.count * d * 4))
         }
+        guard let (phrases, flags) = matrices ?? nil else { return nil }
         return SymptomModel(profiles: profiles, entries: entries, phrases: phrases, flagEntries: flagEntries, flags: flags, lexicon: lexicon)
     }
 

@@ -28,12 +28,61 @@ enum TextMatch {
         ("tumour", "tumor"), ("colour", "color"), ("behaviour", "behavior"), ("mould", "mold"), ("sulph", "sulf"),
     ]
 
+    /// The folds and suffixes as bytes, for the ASCII path of `stem`.
+    static let spellingFoldBytes: [([UInt8], [UInt8])] = spellingFolds.map { (Array($0.0.utf8), Array($0.1.utf8)) }
+    static let suffixes = ["ness", "ing", "ies", "ed", "es", "s", "y"]
+    static let suffixBytes: [[UInt8]] = suffixes.map { Array($0.utf8) }
+
+    /// The word's stem: British spelling folded, then one common suffix dropped. Runs for every word
+    /// of every symptom variant at index load and for every word of every question, so ASCII words
+    /// (nearly all) are handled on their bytes; the result is the same as the Character path's,
+    /// because in ASCII every byte is one Character (except CR LF, which goes the slow way).
     static func stem(_ w: String) -> String {
+        var contiguous = w
+        if let fast = contiguous.withUTF8({ asciiStem(w, $0) }) { return fast }
+        return characterStem(w)
+    }
+
+    /// nil when `bytes` is not plain ASCII (the caller then stems by Characters).
+    static func asciiStem(_ word: String, _ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        for b in bytes where b >= 0x80 || b == 0x0D { return nil }
+        var fold: ([UInt8], [UInt8])?
+        if let first = bytes.first, Self.foldInitials.contains(first) {
+            fold = spellingFoldBytes.first { f in f.0.count <= bytes.count && f.0.indices.allSatisfy { f.0[$0] == bytes[$0] } }
+        }
+        guard let fold else {
+            // Unfolded: the word itself, or a prefix of it.
+            let n = bytes.count
+            for suffix in suffixBytes where n > suffix.count + 3 && endsWith(bytes, suffix) {
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<(n - suffix.count)]), as: UTF8.self)
+            }
+            return word
+        }
+        var folded = fold.1
+        folded.append(contentsOf: bytes[fold.0.count...])
+        return folded.withUnsafeBufferPointer { f in
+            let n = f.count
+            for suffix in suffixBytes where n > suffix.count + 3 && endsWith(f, suffix) {
+                return String(decoding: UnsafeBufferPointer(rebasing: f[0..<(n - suffix.count)]), as: UTF8.self)
+            }
+            return String(decoding: f, as: UTF8.self)
+        }
+    }
+
+    static let foldInitials: Set<UInt8> = Set("abcdfghilmopst".utf8)
+
+    static func endsWith(_ bytes: UnsafeBufferPointer<UInt8>, _ suffix: [UInt8]) -> Bool {
+        let offset = bytes.count - suffix.count
+        return offset >= 0 && suffix.indices.allSatisfy { suffix[$0] == bytes[offset + $0] }
+    }
+
+    /// The Unicode-aware stem (words with non-ASCII letters); `asciiStem` must agree with it.
+    static func characterStem(_ w: String) -> String {
         var s = w
         if let first = s.first, "abcdfghilmopst".contains(first), let fold = spellingFolds.first(where: { s.hasPrefix($0.0) }) {
             s = fold.1 + s.dropFirst(fold.0.count)
         }
-        for suffix in ["ness", "ing", "ies", "ed", "es", "s", "y"] where s.count > suffix.count + 3 && s.hasSuffix(suffix) {
+        for suffix in suffixes where s.count > suffix.count + 3 && s.hasSuffix(suffix) {
             s = String(s.dropLast(suffix.count)); break
         }
         return s

@@ -1,0 +1,149 @@
+import Foundation
+import Store
+
+/// The condition profiles as parsed from the index (front matter decoded, every symptom variant
+/// stemmed), stored back in the index as an artifact. Deriving them parses 634 JSON documents and
+/// stems every word of every variant, which was most of a cold start; reading them back is a
+/// straight walk over one blob.
+///
+/// The artifact is keyed by a fingerprint of everything the derivation reads — the corpus, the
+/// symptom weights (rules/weights.yaml) and the derivation itself (`derivationVersion` and the
+/// stemming tables) — so any change to those makes the stored copy stale and it is derived again.
+/// A blob whose checksum or layout does not hold is ignored the same way: never trusted, never fatal.
+enum ConditionProfileArchive {
+    static let artifactName = "condition-profiles-v1"
+
+    /// Bump whenever `ConditionProfile.derive` or `TextMatch` changes what a profile holds in a way
+    /// the stemming tables below do not already show.
+    static let derivationVersion = 1
+
+    struct Meta: Codable { var profiles: Int; var checksum: String }
+
+    enum DecodeError: Error { case truncated, malformed }
+
+    /// Covers the corpus, the symptom weights and the derivation (its version and the tables it stems with).
+    static func fingerprint(corpus: String, symptomWeights: [String: Double]) -> String {
+        var parts = ["v\(derivationVersion)", corpus]
+        parts += symptomWeights.keys.sorted().map { "\($0)=\(symptomWeights[$0]!.bitPattern)" }
+        parts += TextMatch.spellingFolds.map { "\($0.0)>\($0.1)" } + TextMatch.suffixes + TextMatch.stopWords.sorted()
+        return corpus + "-" + checksum(Data(parts.joined(separator: "\u{1F}").utf8))
+    }
+
+    /// FNV-1a over the bytes, eight at a time (a corrupt blob must not decode into plausible profiles).
+    static func checksum(_ data: Data) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        data.withUnsafeBytes { raw in
+            let words = raw.count / 8
+            for i in 0..<words { h = (h ^ raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)) &* 0x100_0000_01b3 }
+            for i in (words * 8)..<raw.count { h = (h ^ UInt64(raw[i])) &* 0x100_0000_01b3 }
+        }
+        return String(h, radix: 16) + "-\(data.count)"
+    }
+
+    static func save(_ profiles: [ConditionProfile], to store: SQLiteStore, fingerprint: String) throws {
+        let data = encode(profiles)
+        let meta = String(decoding: try JSONEncoder().encode(Meta(profiles: profiles.count, checksum: checksum(data))), as: UTF8.self)
+        try store.putArtifact(name: artifactName, fingerprint: fingerprint, meta: meta, data: data)
+    }
+
+    /// The stored profiles if they were derived from exactly these inputs and read back intact; nil otherwise.
+    static func load(from store: SQLiteStore, fingerprint: String) -> [ConditionProfile]? {
+        guard let a = try? store.artifact(name: artifactName), a.fingerprint == fingerprint,
+              let meta = try? JSONDecoder().decode(Meta.self, from: Data(a.meta.utf8)), meta.checksum == checksum(a.data),
+              let profiles = try? decode(a.data), profiles.count == meta.profiles else { return nil }
+        return profiles
+    }
+
+    // MARK: layout — little-endian counts and lengths (UInt32), strings as UTF-8 bytes
+
+    static func encode(_ profiles: [ConditionProfile]) -> Data {
+        var w = Writer()
+        w.count(profiles.count)
+        for p in profiles {
+            for s in [p.id, p.name] { w.string(s) }
+            w.strings(p.aliases)
+            w.string(p.triage.rawValue); w.string(p.prevalence)
+            w.strings(p.ages)
+            w.string(p.sex)
+            w.count(p.symptoms.count)
+            for s in p.symptoms {
+                w.string(s.name); w.strings(s.variants); w.string(s.weight)
+                w.count(s.variantStems.count)
+                for stems in s.variantStems { w.strings(stems) }
+                w.double(s.weightValue); w.bool(s.flagOnly)
+            }
+            w.count(p.redFlags.count)
+            for f in p.redFlags {
+                w.string(f.flag); w.string(f.level.rawValue); w.strings(f.all); w.strings(f.any); w.optional(f.population)
+            }
+            w.string(p.path); w.string(p.system); w.bool(p.cantMiss); w.optional(p.course)
+        }
+        return Data(w.bytes)
+    }
+
+    static func decode(_ data: Data) throws -> [ConditionProfile] {
+        try data.withUnsafeBytes { raw in
+            var r = Reader(raw: raw)
+            let profiles = try (0..<r.count()).map { _ in
+                let id = try r.string(), name = try r.string(), aliases = try r.strings()
+                guard let triage = TriageLevel(rawValue: try r.string()) else { throw DecodeError.malformed }
+                let prevalence = try r.string(), ages = try r.strings(), sex = try r.string()
+                let symptoms = try (0..<r.count()).map { _ in
+                    let name = try r.string(), variants = try r.strings(), weight = try r.string()
+                    let stems = try (0..<r.count()).map { _ in try r.strings() }
+                    return ConditionProfile.Symptom(name: name, variants: variants, weight: weight, variantStems: stems,
+                                                    weightValue: try r.double(), flagOnly: try r.bool())
+                }
+                let flags = try (0..<r.count()).map { _ in
+                    let flag = try r.string()
+                    guard let level = TriageLevel(rawValue: try r.string()) else { throw DecodeError.malformed }
+                    return ConditionProfile.RedFlag(flag: flag, level: level, all: try r.strings(), any: try r.strings(), population: try r.optional())
+                }
+                return ConditionProfile(id: id, name: name, aliases: aliases, triage: triage, prevalence: prevalence, ages: ages, sex: sex,
+                                        symptoms: symptoms, redFlags: flags, path: try r.string(), system: try r.string(),
+                                        cantMiss: try r.bool(), course: try r.optional())
+            }
+            guard r.offset == raw.count else { throw DecodeError.malformed }
+            return profiles
+        }
+    }
+
+    struct Writer {
+        var bytes: [UInt8] = []
+        mutating func count(_ n: Int) { withUnsafeBytes(of: UInt32(n).littleEndian) { bytes += $0 } }
+        mutating func string(_ s: String) { count(s.utf8.count); bytes += s.utf8 }
+        mutating func strings(_ list: [String]) { count(list.count); for s in list { string(s) } }
+        mutating func double(_ d: Double) { withUnsafeBytes(of: d.bitPattern.littleEndian) { bytes += $0 } }
+        mutating func bool(_ b: Bool) { bytes.append(b ? 1 : 0) }
+        mutating func optional(_ s: String?) { bool(s != nil); if let s { string(s) } }
+    }
+
+    /// Bounds-checked reading: a truncated or garbled blob throws instead of reading past the end.
+    struct Reader {
+        let raw: UnsafeRawBufferPointer
+        var offset = 0
+
+        mutating func take(_ n: Int) throws -> UnsafeRawBufferPointer {
+            guard n >= 0, n <= raw.count - offset else { throw DecodeError.truncated }
+            defer { offset += n }
+            return UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + n)])
+        }
+        mutating func count() throws -> Int {
+            let n = Int(UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self)))
+            // Every counted item takes at least one byte, so a count beyond the bytes left is garbage.
+            guard n <= raw.count - offset else { throw DecodeError.malformed }
+            return n
+        }
+        mutating func string() throws -> String { String(decoding: try take(try count()), as: UTF8.self) }
+        mutating func strings() throws -> [String] { try (0..<count()).map { _ in try string() } }
+        mutating func double() throws -> Double { Double(bitPattern: UInt64(littleEndian: try take(8).loadUnaligned(as: UInt64.self))) }
+        mutating func bool() throws -> Bool {
+            switch try take(1)[0] {
+            case 0: return false
+            case 1: return true
+            default: throw DecodeError.malformed
+            }
+        }
+        mutating func optional() throws -> String? { try bool() ? try string() : nil }
+    }
+}

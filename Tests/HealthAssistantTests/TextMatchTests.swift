@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import HealthAssistant
+
+/// `TextMatch.stem` takes a byte path for ASCII words; it must give exactly what the Unicode-aware
+/// Character path gives, or lexical matching (and so answers) would change.
+struct TextMatchTests {
+    @Test func asciiStemAgreesWithCharacterStemOnEveryCorpusWord() throws {
+        let folder = packageRoot.appendingPathComponent("corpus/conditions")
+        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).filter { $0.pathExtension == "md" }
+        #expect(files.count > 100)
+        var words = Set<String>()
+        for file in files { words.formUnion(TextMatch.words(try String(contentsOf: file, encoding: .utf8))) }
+        for w in words { #expect(TextMatch.stem(w) == TextMatch.characterStem(w), "\(w)") }
+    }
+
+    @Test(arguments: [
+        "", "s", "ness", "illness", "haem", "haemorrhage", "haemorrhoids", "oesophagus", "orthopaedics", "tumours", "colouring",
+        "sulphur", "paediatric", "mould", "moulds", "apnoea", "feet", "days", "bodies", "aching", "tired", "Haem", "HAEMATOMA",
+        "a-b", "stiff neck", "x\r\ny", "tumour\r\n", "héadache", "naüsea", "café", "diarrhoeaés", "haemé", "38.5", "cr\r\nlf",
+    ])
+    func byteAndCharacterStemsAgree(word: String) {
+        #expect(TextMatch.stem(word) == TextMatch.characterStem(word))
+    }
+}
