@@ -30,7 +30,7 @@ public enum SmallGemm {
             let ahead = UnsafeRawPointer(b + (j + 12) * ldb)
             var fetched = 0
             let fetchEnd = j + 18 <= n ? 6 * ldb * 4 : 0
-            let fetchStep = (fetchEnd / 64 / ((m + 1) / 2) + 1) * 64
+            let fetchStep = (fetchEnd / 64 / max(1, (m + 1) / 2) + 1) * 64  // m may be 0
             var i = 0
             while i + 2 <= m {
                 let stop = min(fetchEnd, fetched &+ fetchStep)

@@ -34,9 +34,10 @@ public struct AnalysisInput: Sendable {
     public var queryVector: [Float]?
     /// Prevalence, age and sex priors (rules/weights.yaml).
     public var priors: AnalysisWeights.Priors
-    /// Words saying something went away ("stopped", "settled"; `similar_flags.reversal_words`): a
-    /// clause holding one does not match a finding whose words do not say so ("bleeding stopped
-    /// after five minutes" is not "heavy bleeding"). Empty: not applied.
+    /// Clauses (indices into `findings.clauses`) saying something went away, and the words that say
+    /// so (`similar_flags.reversal_words`): such a clause does not match a finding whose words do
+    /// not say so too ("bleeding stopped after five minutes" is not "heavy bleeding").
+    public var goneClauses: Set<Int> = []
     public var reversalWords: Set<String> = []
 
     public init(findings: Findings, profiles: [ConditionProfile], retrieval: [String: Double], clauseVectors: Matrix?,

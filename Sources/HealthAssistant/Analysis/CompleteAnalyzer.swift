@@ -136,7 +136,7 @@ public struct CompleteAnalyzer: Analyzer {
         var clauseBest: [[Float]] = profiles.map { _ in [Float](repeating: 0, count: clauses.count) }
         var clauseNearest = clauseBest
         // Clauses saying something went away, and (asked only of close phrases) whether a phrase says so too.
-        let resolved = clauses.map { !$0.negated && !input.reversalWords.isEmpty && TextMatch.words($0.text).contains(where: input.reversalWords.contains) }
+        let resolved = clauses.indices.map { !clauses[$0].negated && input.goneClauses.contains($0) }
         var phraseResolves: [Int: Bool] = [:]
         for (e, entry) in model.entries.enumerated() where !model.entryFlagOnly[e] {
             let w = model.entryWeights[e]

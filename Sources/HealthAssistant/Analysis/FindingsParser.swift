@@ -26,9 +26,10 @@ public struct FindingsParser: Sendable {
         f.suddenOnset = lexicon.sudden.matches(lower)
         f.severe = lexicon.severe.matches(lower)
         f.vitals = vitals(lower)
-        // A measured fever is a finding in words too, so flags and findings that name one meet it.
-        if let t = f.vitals.temperatureC, t >= lexicon.measuredFever.atLeastC, !f.clauses.contains(where: { $0.text == lexicon.measuredFever.says }) {
-            f.clauses.append(.init(text: lexicon.measuredFever.says, negated: false))
+        // A measured fever is a finding in words too, so flags and findings that name one meet it;
+        // the clause quotes the reading, so evidence citing it says where it came from.
+        if let t = f.vitals.temperatureC, t >= lexicon.measuredFever.atLeastC {
+            f.clauses.append(.init(text: lexicon.measuredFever.says + String(format: " (%.1f °C measured)", t), negated: false))
         }
         f.history = history(lower)
         return f

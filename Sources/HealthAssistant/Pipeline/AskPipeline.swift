@@ -101,6 +101,7 @@ struct AskPipeline: Sendable {
                                   dense: useComplete ? dense : [:],
                                   symptomLexicon: index.symptomLexicon, queryVector: queryVector, priors: knowledge.weights.priors)
         input.reversalWords = knowledge.policy.similarFlagReversalWords
+        input.goneClauses = Set(f.clauses.indices.filter { ConditionFlagFinder.saysGone(f.clauses[$0].text, policy: knowledge.policy) })
         var ranked = Array(analyzer.rank(input).prefix(max(10, options.maxConditions)))
 
         // 6. triage
@@ -175,7 +176,24 @@ struct AskPipeline: Sendable {
         guard !rows.isEmpty else { return [] }
         var picked = Matrix(rows: rows.count, cols: vectors.cols)
         for (r, row) in rows.enumerated() { for j in 0..<vectors.cols { picked[r, j] = vectors[row, j] } }
-        var found = ConceptDetector(policy: knowledge.policy.concepts).detect(texts: texts, vectors: picked, model: model)
+        // A clause saying something went away ("stopped bleeding after 5 minutes") is not a concept
+        // none of whose exemplars says so (heavy bleeding); crisis concepts are never turned round.
+        // Such clauses are scored apart, so another clause can still raise the concept.
+        let policy = knowledge.policy
+        let gone = texts.map { ConditionFlagFinder.saysGone($0, policy: policy) }
+        func only(_ keep: Bool) -> (texts: [String], vectors: Matrix) {
+            let rows = texts.indices.filter { gone[$0] == keep }
+            var m = Matrix(rows: rows.count, cols: picked.cols)
+            for (r, row) in rows.enumerated() { for j in 0..<picked.cols { m[r, j] = picked[row, j] } }
+            return (rows.map { texts[$0] }, m)
+        }
+        let detector = ConceptDetector(policy: policy.concepts)
+        let plain = only(false), reversed = only(true)
+        var found = detector.detect(texts: plain.texts, vectors: plain.vectors, model: model)
+        for e in detector.detect(texts: reversed.texts, vectors: reversed.vectors, model: model) where !found.contains(where: { $0.id == e.id }) {
+            guard let concept = model.concepts.first(where: { $0.id == e.id }) else { continue }
+            if e.crisis || concept.exemplars.contains(where: { ConditionFlagFinder.saysGone($0, policy: policy) }) { found.append(e) }
+        }
         // Words of suicide few exemplars resemble closely still count when the ranking agrees: a
         // crisis condition first (`concept_within_top`) and a positive clause near a crisis concept
         // at a lower bar. Either signal alone is too weak ("no thoughts of harming myself" ranks the
@@ -185,15 +203,7 @@ struct AskPipeline: Sendable {
             relaxed.minSimilarity = knowledge.policy.crisisConceptMinSimilarity
             found += ConceptDetector(policy: relaxed).detect(texts: texts, vectors: picked, model: model).filter(\.crisis)
         }
-        // A clause saying something went away ("stopped bleeding after 5 minutes") is not a concept
-        // none of whose exemplars says so (heavy bleeding); one that does ("the fit has stopped but
-        // she is confused") still counts.
-        let reversal = knowledge.policy.similarFlagReversalWords
-        func saysGone(_ text: String) -> Bool { TextMatch.words(text).contains(where: reversal.contains) }
-        return found.filter { e in
-            guard saysGone(e.clause), let concept = model.concepts.first(where: { $0.id == e.id }) else { return true }
-            return concept.exemplars.contains(where: saysGone)
-        }
+        return found
     }
 
     /// Concept evidence after the rest, one per flag text.

@@ -1,3 +1,4 @@
+import Foundation
 import Linear
 
 /// Evidence from the leading conditions: the red flags their files list, found in the question's
@@ -129,15 +130,26 @@ struct ConditionFlagFinder: Sendable {
     /// the opposite ("it stopped bleeding after five minutes"), however close the two sentences sit
     /// in embedding space.
     static func turnsRound(flag: String, clause: String, policy: TriagePolicyData) -> Bool {
-        func holds(_ text: String, _ words: Set<String>) -> Bool {
-            text.lowercased().replacingOccurrences(of: "’", with: "'").split { !($0.isLetter || $0 == "'") }.contains { w in
-                words.contains(String(w)) || words.contains(w.replacingOccurrences(of: "'", with: "")) || (words.contains("n't") && w.hasSuffix("n't"))
-            }
-        }
         let negatedFlag = holds(flag, policy.similarFlagPolarityWords) && !holds(clause, policy.similarFlagPolarityWords.union(policy.similarFlagPersistenceWords))
         // "a rash that fades when I press a glass on it" against "a rash that stays when a glass is pressed on it".
         let reversedClause = holds(clause, policy.similarFlagReversalWords) && !holds(flag, policy.similarFlagReversalWords)
         return negatedFlag || reversedClause
+    }
+
+    /// Whether `text` holds one of `words` (apostrophes kept, so "n't" and "doesnt" both count).
+    static func holds(_ text: String, _ words: Set<String>) -> Bool {
+        text.lowercased().replacingOccurrences(of: "’", with: "'").split { !($0.isLetter || $0 == "'") }.contains { w in
+            words.contains(String(w)) || words.contains(w.replacingOccurrences(of: "'", with: "")) || (words.contains("n't") && w.hasSuffix("n't"))
+        }
+    }
+
+    /// A clause saying something went away ("it stopped bleeding after five minutes", "the rash
+    /// fades"): a reversal word with no negation or persistence word ("hasn't stopped", "still")
+    /// and not a new state ("stopped breathing").
+    static func saysGone(_ text: String, policy: TriagePolicyData) -> Bool {
+        holds(text, policy.similarFlagReversalWords)
+            && !holds(text, policy.similarFlagPolarityWords.union(policy.similarFlagPersistenceWords))
+            && text.range(of: #"\bstop(ped|s)? [a-z]+ing\b"#, options: [.regularExpression, .caseInsensitive]) == nil
     }
 
     /// True when every content word of the clause is among the phrase's, and some of the phrase's are missing.
