@@ -7,8 +7,9 @@ enum TextMatch {
                                          "with", "for", "at", "be", "been", "have", "has", "had", "feel", "feeling", "very", "really", "some",
                                          "that", "this", "when", "from", "by", "as", "me", "your", "you", "can", "get", "got", "getting", "also",
                                          "like", "up", "out", "all", "about", "after", "into", "over", "just", "so", "than", "then", "there",
-                                         // What is left of a contraction once words split at the apostrophe ("I'm", "it's", "we've").
-                                         "m", "s", "t", "re", "ve", "ll", "d"]
+                                         // What is left of a contraction once words split at the apostrophe ("I'm", "it's", "we've");
+                                         // not the "t" of "can't", which keeps "can't breathe" from matching "hurts when I breathe".
+                                         "m", "s", "re", "ve", "ll", "d"]
 
     /// Words that carry no symptom in a question ("I have been experiencing … for the past few days").
     static let queryNoise: Set<String> = ["experiencing", "experience", "having", "since", "past", "few", "days", "day", "weeks", "week",
