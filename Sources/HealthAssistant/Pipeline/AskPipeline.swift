@@ -178,19 +178,13 @@ struct AskPipeline: Sendable {
         for (r, row) in rows.enumerated() { for j in 0..<vectors.cols { picked[r, j] = vectors[row, j] } }
         // A clause saying something went away ("stopped bleeding after 5 minutes") is not a concept
         // none of whose exemplars says so (heavy bleeding); crisis concepts are never turned round.
-        // Such clauses are scored apart, so another clause can still raise the concept.
+        // Such clauses are read apart, so another clause can still raise the concept.
         let policy = knowledge.policy
         let gone = texts.map { ConditionFlagFinder.saysGone($0, policy: policy) }
-        func only(_ keep: Bool) -> (texts: [String], vectors: Matrix) {
-            let rows = texts.indices.filter { gone[$0] == keep }
-            var m = Matrix(rows: rows.count, cols: picked.cols)
-            for (r, row) in rows.enumerated() { for j in 0..<picked.cols { m[r, j] = picked[row, j] } }
-            return (rows.map { texts[$0] }, m)
-        }
         let detector = ConceptDetector(policy: policy.concepts)
-        let plain = only(false), reversed = only(true)
-        var found = detector.detect(texts: plain.texts, vectors: plain.vectors, model: model)
-        for e in detector.detect(texts: reversed.texts, vectors: reversed.vectors, model: model) where !found.contains(where: { $0.id == e.id }) {
+        let scores = detector.scores(vectors: picked, model: model)
+        var found = detector.evidence(texts: texts, scores: scores, model: model, rows: { !gone[$0] })
+        for e in detector.evidence(texts: texts, scores: scores, model: model, rows: { gone[$0] }) where !found.contains(where: { $0.id == e.id }) {
             guard let concept = model.concepts.first(where: { $0.id == e.id }) else { continue }
             if e.crisis || concept.exemplars.contains(where: { ConditionFlagFinder.saysGone($0, policy: policy) }) { found.append(e) }
         }
@@ -198,10 +192,8 @@ struct AskPipeline: Sendable {
         // crisis condition first (`concept_within_top`) and a positive clause near a crisis concept
         // at a lower bar. Either signal alone is too weak ("no thoughts of harming myself" ranks the
         // condition; a cut finger's "cut is closed up" sits near the self-harm exemplars).
-        if !found.contains(where: \.crisis), conditionFlags.crisisCondition(f, ranked: ranked, withinTop: knowledge.policy.crisisConceptWithinTop, needsMatch: false) != nil {
-            var relaxed = knowledge.policy.concepts
-            relaxed.minSimilarity = knowledge.policy.crisisConceptMinSimilarity
-            found += ConceptDetector(policy: relaxed).detect(texts: texts, vectors: picked, model: model).filter(\.crisis)
+        if !found.contains(where: \.crisis), conditionFlags.crisisCondition(f, ranked: ranked, withinTop: policy.crisisConceptWithinTop, needsMatch: false) != nil {
+            found += detector.evidence(texts: texts, scores: scores, model: model, minSimilarity: policy.crisisConceptMinSimilarity).filter(\.crisis)
         }
         return found
     }

@@ -102,14 +102,13 @@ public struct TriageEngine: Sendable {
             // A dangerous runner-up that fits well (nearly as well as the first, or with all its key
             // findings and none denied) keeps the answer at its level, up to the cap.
             let r = policy.runnerUp
+            func close(_ c: Candidate) -> Bool { c.score >= top.score * r.scoreRatio && c.keyCoverage >= r.minKeyCoverage }
             if let serious = ranked.prefix(r.withinTop).dropFirst().first(where: {
-                   $0.profile.triage >= .urgent && ($0.score >= top.score * r.scoreRatio && $0.keyCoverage >= r.minKeyCoverage
-                                                     || $0.keyCoverage >= r.fullKeyCoverage && $0.uncontested) }),
+                   $0.profile.triage >= .urgent && (close($0) || $0.keyCoverage >= r.fullKeyCoverage && $0.uncontested) }),
                serious.profile.triage > level {
                 level = min(r.atMost, serious.profile.triage)
-                let close = serious.score >= top.score * r.scoreRatio && serious.keyCoverage >= r.minKeyCoverage
                 reason = "\(top.profile.name) fits best, but \(serious.profile.name) "
-                    + (close ? "fits almost as well" : "also fits, with its main signs described") + " and needs prompt assessment."
+                    + (close(serious) ? "fits almost as well" : "also fits, with its main signs described") + " and needs prompt assessment."
                 decidedBy = [TriageEvidence(kind: .differential, level: level, flag: serious.profile.name, clause: "", id: serious.profile.id,
                                             condition: serious.profile.id)]
             } else {
