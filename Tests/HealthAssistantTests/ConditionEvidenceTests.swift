@@ -71,4 +71,23 @@ struct ConditionEvidenceTests {
         let fresh = engine.decide(f, flags: [], ranked: [.init(profile: short, score: 1, keyCoverage: 1, matched: 3)])
         #expect(outlasted.level == .urgent && fresh.level == .emergency)
     }
+
+    /// An urgent safety rule keeps a leading emergency condition at urgent only when it reads every
+    /// clause the condition rests on: the calf rule's "painful leg" is not "painful, numb and weak".
+    @Test func anUrgentRuleDrawsItsLineOnlyOverWhatItReads() throws {
+        let k = try TestKnowledge.loaded.get()
+        let engine = TriageEngine(policy: k.policy)
+        let limb = profile(triage: .emergency, symptoms: croup, flags: [])
+        let f = k.parser.parse("leg suddenly really painful, it is numb and he can't move his toes")
+        var rule = TriageEvidence(kind: .rule, level: .urgent, flag: "painful calf", clause: "leg suddenly really painful", id: "calf")
+        rule.readClauses = ["leg suddenly really painful"]
+        func level(_ support: [String]?) -> TriageLevel {
+            engine.decide(f, flags: [rule], ranked: [.init(profile: limb, score: 1, keyCoverage: 0.34, matched: 3, supportingClauses: support)]).level
+        }
+        #expect(level(["leg suddenly really painful", "it is numb"]) == .emergency)
+        #expect(level(["leg suddenly really painful"]) == .urgent)
+        #expect(level(["Leg suddenly really painful"]) == .urgent)
+        // Support not recorded (keyword-only answers): any urgent rule draws the line, as before.
+        #expect(level(nil) == .urgent)
+    }
 }

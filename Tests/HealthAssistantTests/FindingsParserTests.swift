@@ -67,11 +67,19 @@ struct FindingsParserTests {
         }
     }
 
+    /// "no poo or wind for 3 days" is nothing coming out (a blocked bowel), not a denial; "no blood in
+    /// the poo" still denies.
+    @Test func nothingComingOutIsAFinding() {
+        #expect(parser.parse("no poo or wind for 3 days, belly swollen").negative.isEmpty)
+        #expect(parser.parse("no blood in the poo").negative == ["blood in the poo"])
+    }
+
     /// A decimal point does not end a sentence, and a measured fever is said as a finding too.
     @Test func aMeasuredFeverIsAFinding() {
         let f = parser.parse("temp 38.3 and shivering")
         #expect(f.vitals.temperatureC == 38.3)
         #expect(f.positive == ["temp 38.3", "shivering", "high temperature (38.3 °C measured)"])
+        #expect(f.clauses.map(\.derived) == [false, false, true])
         #expect(!parser.parse("temp 37.2 and shivering").positive.contains { $0.hasPrefix("high temperature") })
         #expect(parser.parse("temperature 101.5F").positive.contains { $0.hasPrefix("high temperature") })
     }

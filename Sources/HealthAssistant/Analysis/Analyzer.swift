@@ -14,6 +14,8 @@ public struct RankedCondition: Sendable {
     /// clause ("headache") can come near several of a condition's findings at once; a picture
     /// needs several things said.
     public var supportingClauses: Int? = nil
+    /// The clauses themselves (nil: not recorded).
+    public var supportingClauseTexts: [String]? = nil
 }
 
 /// What every analyser receives: the parsed findings, the question's retrieval evidence, and

@@ -191,7 +191,8 @@ public struct CompleteAnalyzer: Analyzer {
                 + w.retrieval * retrieval + w.dense * dense - w.denied * denied + w.prior * p.prior(for: f, input.priors)
                 + (p.triage == .emergency ? w.cantMiss * keyCoverage : 0) + w.questionFit * questionFit[ci] + w.clauseFit * clauseFit[ci]
             return RankedCondition(profile: p, score: score, keyCoverage: keyCoverage, matched: matched, missing: missing, contradicted: contradicted,
-                                   supportingClauses: clauseBest[ci].filter { $0 > 0 }.count)
+                                   supportingClauses: clauseBest[ci].filter { $0 > 0 }.count,
+                                   supportingClauseTexts: clauses.indices.filter { clauseBest[ci][$0] > 0 && !clauses[$0].derived }.map { clauses[$0].text })
         }.sorted { $0.score > $1.score }
     }
 

@@ -3,6 +3,8 @@ public struct Findings: Sendable, Equatable {
     public struct Clause: Sendable, Equatable {
         public var text: String
         public var negated: Bool
+        /// Said by the parser, not the person: a reading restated in words ("high temperature (38.4 °C measured)").
+        public var derived = false
     }
 
     public struct Vitals: Sendable, Equatable {

@@ -29,7 +29,7 @@ public struct FindingsParser: Sendable {
         // A measured fever is a finding in words too, so flags and findings that name one meet it;
         // the clause quotes the reading, so evidence citing it says where it came from.
         if let t = f.vitals.temperatureC, t >= lexicon.measuredFever.atLeastC {
-            f.clauses.append(.init(text: lexicon.measuredFever.says + String(format: " (%.1f °C measured)", t), negated: false))
+            f.clauses.append(.init(text: lexicon.measuredFever.says + String(format: " (%.1f °C measured)", t), negated: false, derived: true))
         }
         f.history = history(lower)
         return f

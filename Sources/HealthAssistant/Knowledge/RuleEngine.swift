@@ -8,6 +8,8 @@ public struct RuleEngine: Sendable {
         public var rule: SafetyRule
         public var flag: String
         public var clause: String
+        /// Every clause its patterns matched (the first is `clause`).
+        public var clauses: [String] = []
     }
 
     /// What became of one rule on one question.
@@ -71,7 +73,7 @@ public struct RuleEngine: Sendable {
         }
         let flag = Self.render(rule.flag, input.findings.vitals)
         let clause = matched.first.flatMap { $0 } ?? rule.shows.map { Self.render($0, input.findings.vitals) } ?? "vital signs"
-        return Outcome(rule: rule, status: .fired, matchedClauses: matched, hit: Hit(rule: rule, flag: flag, clause: clause))
+        return Outcome(rule: rule, status: .fired, matchedClauses: matched, hit: Hit(rule: rule, flag: flag, clause: clause, clauses: matched.compactMap { $0 }))
     }
 
     /// Why the rule's conditions stop it, or nil when they let it fire.

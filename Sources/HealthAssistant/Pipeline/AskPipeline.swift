@@ -117,7 +117,8 @@ struct AskPipeline: Sendable {
                                                                      // A picture counts things said: matches resting on one clause count once.
                                                                      matched: min($0.matched.count, $0.supportingClauses ?? .max),
                                                                      contradicted: $0.contradicted.count,
-                                                                     outlasted: $0.profile.outlasts(f, knowledge.weights.priors)) })
+                                                                     outlasted: $0.profile.outlasts(f, knowledge.weights.priors),
+                                                                     supportingClauses: $0.supportingClauseTexts) })
             : triage.notUnderstood()
         let tAnalyzed = Date()
 
@@ -136,8 +137,10 @@ struct AskPipeline: Sendable {
     /// leading the ranking stands in for crisis words no rule anticipated.
     func redFlags(_ f: Findings, ranked: [RankedCondition], clauseVectors: Matrix?, model: SymptomModel?, crisisFromRanking: Bool = true,
                   lexicon: SymptomLexicon? = nil) -> [TriageEvidence] {
-        var evidence = rules.hits(f).map {
-            TriageEvidence(kind: .rule, level: $0.rule.level, flag: $0.flag, clause: $0.clause, id: $0.rule.id, crisis: $0.rule.crisis)
+        var evidence = rules.hits(f).map { hit in
+            var e = TriageEvidence(kind: .rule, level: hit.rule.level, flag: hit.flag, clause: hit.clause, id: hit.rule.id, crisis: hit.rule.crisis)
+            e.readClauses = hit.clauses
+            return e
         }
         evidence += conditionFlags.lexicalFlags(f, candidates: ranked.prefix(knowledge.policy.conditionFlagCandidates).map(\.profile), lexicon: lexicon)
         var seen = Set<String>()

@@ -20,6 +20,8 @@ public struct TriageEngine: Sendable {
         public var contradicted: Int = 0
         /// The person has had the symptoms far longer than it usually lasts.
         public var outlasted = false
+        /// The clauses its matches rest on (nil: not known).
+        public var supportingClauses: [String]? = nil
         /// Nothing the person said argues against it: no denied finding, a plausible course.
         var uncontested: Bool { contradicted == 0 && !outlasted }
     }
@@ -55,6 +57,18 @@ public struct TriageEngine: Sendable {
         return policy.selfCareFloor.first { $0.when.holds(input) }.map { ($0.id, $0.reason) }
     }
 
+    /// Whether a safety rule reads the leading condition's words as same-day care: an urgent rule
+    /// fired, and every clause the condition's matches rest on is one the urgent rules read. A rule
+    /// draws its line only over what it reads: "new floaters" is urgent, but a painful leg that is
+    /// also numb and weak is more than the calf rule's "painful leg". Unknown support: any urgent rule.
+    static func urgentRuleReadsAll(of top: Candidate, flags: [TriageEvidence]) -> Bool {
+        let read = flags.filter { $0.kind == .rule && $0.level == .urgent }.flatMap { $0.readClauses.isEmpty ? [$0.clause] : $0.readClauses }
+            .map { $0.lowercased() }
+        guard !read.isEmpty else { return false }
+        guard let support = top.supportingClauses, !support.isEmpty else { return true }
+        return support.allSatisfy { s in let s = s.lowercased(); return read.contains { $0.contains(s) } }
+    }
+
     /// "Red flag: stiff neck with fever (from "stiff neck")." — or the differential's own words.
     static func because(_ e: TriageEvidence, _ label: String) -> String {
         e.clause.isEmpty ? e.flag + "." : "\(label): \(e.flag) (from \"\(e.clause)\")."
@@ -87,7 +101,7 @@ public struct TriageEngine: Sendable {
                 // care (rules draw that line on purpose: new floaters are urgent, a curtain over the
                 // vision is an emergency), the can't-miss `otherwise` level instead.
                 var evidence = leading
-                let ruleSaysUrgent = flags.contains { $0.kind == .rule && $0.level == .urgent }
+                let ruleSaysUrgent = Self.urgentRuleReadsAll(of: top, flags: flags)
                 evidence.level = top.uncontested && !ruleSaysUrgent && top.matched >= policy.leadingEmergencyMinMatched
                     ? policy.leadingEmergencyWithoutSign : min(policy.leadingEmergencyWithoutSign, policy.cantMiss.otherwise)
                 let urgentFlags = flags.filter { $0.level >= evidence.level }

@@ -29,6 +29,10 @@ public struct TriageEvidence: Sendable, Codable, Equatable {
     public var condition: String?
     /// Crisis-help text must follow.
     public var crisis: Bool
+    /// Every clause a safety rule read (its patterns may read several); not part of the answer.
+    public var readClauses: [String] = []
+
+    enum CodingKeys: String, CodingKey { case kind, level, flag, clause, id, condition, crisis }
 
     public init(kind: Kind, level: TriageLevel, flag: String, clause: String, id: String, condition: String? = nil, crisis: Bool = false) {
         self.kind = kind; self.level = level; self.flag = flag; self.clause = clause; self.id = id; self.condition = condition; self.crisis = crisis
