@@ -15,6 +15,16 @@ struct TextMatchTests {
         for w in words { #expect(TextMatch.stem(w) == TextMatch.characterStem(w), "\(w)") }
     }
 
+    /// The noun and the participle meet: "confused" is "confusion", "agitated" is "agitation",
+    /// "infected" is "infection"; short words keep their ending ("lotion", "vision").
+    @Test func nounsInIonMeetTheirVerbs() {
+        for (a, b) in [("confused", "confusion"), ("agitated", "agitation"), ("infected", "infections"), ("dehydrated", "dehydration"),
+                       ("dislocated", "dislocation"), ("constipated", "constipation")] {
+            #expect(TextMatch.stem(a) == TextMatch.stem(b), "\(a) / \(b)")
+        }
+        #expect(TextMatch.stem("vision") == "vision" && TextMatch.stem("lotion") == "lotion")
+    }
+
     @Test(arguments: [
         "", "s", "ness", "illness", "haem", "haemorrhage", "haemorrhoids", "oesophagus", "orthopaedics", "tumours", "colouring",
         "sulphur", "paediatric", "mould", "moulds", "apnoea", "feet", "days", "bodies", "aching", "tired", "Haem", "HAEMATOMA",

@@ -31,7 +31,7 @@ enum TextMatch {
 
     /// The folds and suffixes as bytes, for the ASCII path of `stem`.
     static let spellingFoldBytes: [([UInt8], [UInt8])] = spellingFolds.map { (Array($0.0.utf8), Array($0.1.utf8)) }
-    static let suffixes = ["ness", "ing", "ies", "ed", "es", "s", "y"]
+    static let suffixes = ["ness", "ions", "ion", "ing", "ies", "ed", "es", "s", "y"]
     static let suffixBytes: [[UInt8]] = suffixes.map { Array($0.utf8) }
 
     /// The word's stem: British spelling folded, then one common suffix dropped. Runs for every word
