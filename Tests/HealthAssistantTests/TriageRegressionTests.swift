@@ -87,6 +87,16 @@ struct TriageRegressionTests {
         #expect(cut.triage.level < .emergency)
     }
 
+    /// Words of suicide split over sentences, none alarming alone, are read on the whole question
+    /// at the crisis bar (`crisis_words`); wanting to cut down on drinking is no self-harm.
+    @Test func wordsOfSuicideSplitOverSentencesGetCrisisHelp() async throws {
+        let split = try await Self.assistant.ask("My dad is up on the roof of the flats. He says he'll jump.")
+        #expect(split.triage.level == .emergency)
+        #expect(split.crisis?.contains { $0.contains("988") } == true)
+        let drink = try await Self.assistant.ask("I drink most nights and want to cut down before it gets worse, where do I start?")
+        #expect(drink.crisis == nil)
+    }
+
     @Test func emergencyNamesTheClauseThatTriggeredIt() async throws {
         let answer = try await Self.assistant.ask("I've had a cold for a few days, and now my face is drooping on one side")
         #expect(answer.triage.level == .emergency)

@@ -44,6 +44,10 @@ struct KnowledgeLoader {
         let policy = try readPolicy(expand, historyNames: historyNames)
         let weights = try readWeights()
         let concepts = try readConcepts()
+        if let unknown = policy.concepts.crisisWordIDs.subtracting(concepts.filter(\.crisis).map(\.id)).sorted().first {
+            throw KnowledgeError(file: display("triage-policy.yaml"), message: "crisis_words names '\(unknown)', which is no crisis concept in concepts/",
+                                 fix: "name a concept with crisis: true, or remove it from crisis_words.ids")
+        }
         return ClinicalKnowledge(directory: directory, rules: rules, lexicons: lexicons, findings: findings, policy: policy, weights: weights,
                                  concepts: concepts)
     }
@@ -258,7 +262,7 @@ struct KnowledgeLoader {
     func readPolicy(_ expand: LexiconExpander, historyNames: Set<String>) throws -> TriagePolicyData {
         let file = "triage-policy.yaml"
         let m = try StrictMapping(try yaml(file), file: display(file), path: "")
-        try m.rejectUnknownKeys(["differential", "condition_flags", "similar_flags", "crisis_conditions", "self_care_floor", "self_care_fit", "concepts", "not_understood", "understood"])
+        try m.rejectUnknownKeys(["differential", "condition_flags", "similar_flags", "crisis_conditions", "self_care_floor", "self_care_fit", "concepts", "crisis_words", "not_understood", "understood"])
         func section(_ key: String, _ keys: [String]) throws -> StrictMapping {
             guard let s = try m.mapping(key) else { throw m.error(key, "missing", fix: "restore it from git") }
             try s.rejectUnknownKeys(keys)
@@ -273,6 +277,7 @@ struct KnowledgeLoader {
         let sf = try section("similar_flags", ["candidates", "min_similarity", "polarity_words", "persistence_words", "reversal_words"])
         let cc = try section("crisis_conditions", ["ids", "within_top", "concept_within_top", "concept_min_similarity"])
         let cp = try section("concepts", ["neighbours", "min_similarity", "margin", "whole_question"])
+        let cw = try section("crisis_words", ["ids", "min_similarity", "margin"])
         let understood = try section("understood", ["min_similarity"])
         let fit = try section("self_care_fit", ["min_key_coverage", "reason"])
         var floors: [TriagePolicyData.Floor] = []
@@ -304,7 +309,9 @@ struct KnowledgeLoader {
             crisisConceptWithinTop: Int(try cc.requiredNumber("concept_within_top")),
             crisisConceptMinSimilarity: Float(try cc.requiredNumber("concept_min_similarity")), selfCareFloor: floors,
             concepts: .init(neighbours: Int(try cp.requiredNumber("neighbours")), minSimilarity: Float(try cp.requiredNumber("min_similarity")),
-                            margin: Float(try cp.requiredNumber("margin")), wholeQuestion: try cp.bool("whole_question") ?? true),
+                            margin: Float(try cp.requiredNumber("margin")), wholeQuestion: try cp.bool("whole_question") ?? true,
+                            crisisWordIDs: Set(try cw.strings("ids") ?? []), crisisMinSimilarity: Float(try cw.requiredNumber("min_similarity")),
+                            crisisMargin: Float(try cw.requiredNumber("margin"))),
             notUnderstood: try level(m, "not_understood"), understoodMinSimilarity: try understood.requiredNumber("min_similarity"),
             selfCareMinKeyCoverage: try fit.requiredNumber("min_key_coverage"), selfCareWeakFitReason: try fit.requiredString("reason"))
     }

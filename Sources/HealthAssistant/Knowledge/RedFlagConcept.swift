@@ -26,4 +26,10 @@ public struct ConceptPolicy: Sendable {
     public var margin: Float
     /// Also score the whole question (when it denies nothing).
     public var wholeQuestion: Bool
+    /// Concepts of words of suicide (`crisis_words` in the policy) have their own bar and margin,
+    /// read on the whole question as well as each clause: missing them costs a life, and their
+    /// words come in pieces ("I'm on the bridge. I'm going to jump.") that no clause holds alone.
+    public var crisisWordIDs: Set<String>
+    public var crisisMinSimilarity: Float
+    public var crisisMargin: Float
 }

@@ -20,9 +20,9 @@ struct ConceptDetector: Sendable {
     /// The concepts among scores already computed, reading only the rows `rows` accepts, at
     /// `minSimilarity` (the policy's bar when nil): one scoring serves several readings.
     func evidence(texts: [String], scores: [(row: Int, score: Score)], model: ConceptModel,
-                  rows: (Int) -> Bool = { _ in true }, minSimilarity: Float? = nil) -> [TriageEvidence] {
+                  rows: (Int) -> Bool = { _ in true }, minSimilarity: Float? = nil, margin: Float? = nil) -> [TriageEvidence] {
         var best: [Int: (score: Float, text: String)] = [:]
-        for s in scores where rows(s.row) && fires(s.score, minSimilarity: minSimilarity ?? policy.minSimilarity) {
+        for s in scores where rows(s.row) && fires(s.score, minSimilarity: minSimilarity ?? policy.minSimilarity, margin: margin ?? policy.margin) {
             if best[s.score.concept].map({ s.score.similarity > $0.score }) ?? true { best[s.score.concept] = (s.score.similarity, texts[s.row]) }
         }
         return best.keys.sorted().map { c in
@@ -31,7 +31,7 @@ struct ConceptDetector: Sendable {
         }
     }
 
-    func fires(_ s: Score, minSimilarity: Float) -> Bool { s.similarity >= minSimilarity && s.similarity - s.nearMiss >= policy.margin }
+    func fires(_ s: Score, minSimilarity: Float, margin: Float) -> Bool { s.similarity >= minSimilarity && s.similarity - s.nearMiss >= margin }
 
     /// Every (row, concept) pair's score.
     func scores(vectors: Matrix, model: ConceptModel) -> [(row: Int, score: Score)] {
