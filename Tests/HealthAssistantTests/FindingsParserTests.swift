@@ -74,6 +74,13 @@ struct FindingsParserTests {
         #expect(parser.parse("no blood in the poo").negative == ["blood in the poo"])
     }
 
+    /// "32 weeks gone" is a pregnancy, not a 32-week illness.
+    @Test func weeksGoneIsAPregnancy() {
+        let f = parser.parse("she's 32 weeks gone and her face and hands are puffy")
+        #expect(f.pregnant && f.durationDays == nil && f.lastedDays == nil)
+        #expect(parser.parse("cough for 3 weeks").durationDays == 21)
+    }
+
     /// A decimal point does not end a sentence, and a measured fever is said as a finding too.
     @Test func aMeasuredFeverIsAFinding() {
         let f = parser.parse("temp 38.3 and shivering")

@@ -234,7 +234,7 @@ public struct FindingsParser: Sendable {
 
     func duration(_ t: String) -> Double? {
         let units = Self.unitDays
-        let pattern = #"(?:for|past|last|about|over|since)?\s*(?:the\s+)?(\d+(?:\.\d+)?|"# + Self.numberWordAlternatives + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*(old|pregnant|gestation|postpartum))"#
+        let pattern = #"(?:for|past|last|about|over|since)?\s*(?:the\s+)?(\d+(?:\.\d+)?|"# + Self.numberWordAlternatives + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*(old|pregnant|gestation|postpartum|gone|along))"#
         if let m = CompiledPatterns.shared.regex(pattern).firstMatch(in: t, range: NSRange(t.startIndex..., in: t)),
            let qr = Range(m.range(at: 1), in: t), let ur = Range(m.range(at: 2), in: t) {
             let q = Double(t[qr]) ?? Self.wordNumbers[String(t[qr])] ?? 1
@@ -256,7 +256,7 @@ public struct FindingsParser: Sendable {
     /// argues against conditions that do not last that long.
     func lasted(_ t: String) -> Double? {
         let units = Self.unitDays
-        let span = #"(\d+(?:\.\d+)?|"# + Self.numberWordAlternatives + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*(old|pregnant|gestation|postpartum|ago|back|before|earlier))"#
+        let span = #"(\d+(?:\.\d+)?|"# + Self.numberWordAlternatives + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*(old|pregnant|gestation|postpartum|gone|along|ago|back|before|earlier))"#
         var longest: Double?
         for pattern in [#"\b(?:for|past|last|over|lasted|lasting|since)\s+(?:the\s+)?(?:past\s+|last\s+|about\s+|around\s+|almost\s+|nearly\s+|over\s+|a\s+good\s+)?"# + span,
                         span + #"\s+now\b"#] {
