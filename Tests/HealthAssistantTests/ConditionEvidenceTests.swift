@@ -34,6 +34,14 @@ struct ConditionEvidenceTests {
         #expect(try flags("woke up completely deaf in one ear, nothing else wrong", p) == ["hearing lost suddenly"])
     }
 
+    /// "out" and "up" are words: "knocked out" is not "knocked my arm", "passed out" not "passed a stone".
+    @Test func particlesOfPhrasalVerbsCount() throws {
+        let p = profile(symptoms: [("knocked out", "key", ["was out cold"]), ("blow to the head", "key", [])],
+                        flags: [.init(flag: "knocked out, even briefly", level: .emergency, any: ["knocked out"])])
+        #expect(try flags("on warfarin, I knocked my arm on a door and it bruised", p).isEmpty)
+        #expect(try flags("he fell off the ladder and was knocked out for a minute", p) == ["knocked out, even briefly"])
+    }
+
     @Test func findingsCountWithinOneClauseAndNotByOneLooseWord() throws {
         let p = profile(symptoms: [("weakness in the legs", "key", ["weakness", "legs giving way"]), ("back pain", "key", ["sore back"])],
                         flags: [.init(flag: "weak legs with back pain", level: .emergency, all: ["weakness in the legs", "back pain"])])

@@ -6,7 +6,7 @@ enum TextMatch {
     static let stopWords: Set<String> = ["a", "an", "the", "of", "in", "on", "to", "and", "or", "my", "is", "are", "am", "i", "it", "its",
                                          "with", "for", "at", "be", "been", "have", "has", "had", "feel", "feeling", "very", "really", "some",
                                          "that", "this", "when", "from", "by", "as", "me", "your", "you", "can", "get", "got", "getting", "also",
-                                         "like", "up", "out", "all", "about", "after", "into", "over", "just", "so", "than", "then", "there",
+                                         "like", "all", "about", "after", "into", "over", "just", "so", "than", "then", "there",
                                          // What is left of a contraction once words split at the apostrophe ("I'm", "it's", "we've");
                                          // not the "t" of "can't", which keeps "can't breathe" from matching "hurts when I breathe".
                                          "m", "s", "re", "ve", "ll", "d"]
