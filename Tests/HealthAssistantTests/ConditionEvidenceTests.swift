@@ -80,6 +80,17 @@ struct ConditionEvidenceTests {
         #expect(outlasted.level == .urgent && fresh.level == .emergency)
     }
 
+    /// A trouble that crept up slowly over months argues against a condition that comes on over
+    /// days (schema v2 `onset`); the same months without "slowly" do not.
+    @Test func aSlowCreepArguesAgainstAFastOnset() throws {
+        let k = try TestKnowledge.loaded.get()
+        var fast = profile(triage: .emergency, course: "months", symptoms: croup, flags: [])
+        fast.onset = "days"
+        #expect(fast.courseArguesAgainst(k.parser.parse("over several months my feet have slowly gone numb and tingly"), k.weights.priors))
+        #expect(!fast.courseArguesAgainst(k.parser.parse("my feet have been numb and tingly for several months"), k.weights.priors))
+        #expect(!fast.courseArguesAgainst(k.parser.parse("numbness crept up slowly over 3 days"), k.weights.priors))
+    }
+
     /// An urgent safety rule keeps a leading emergency condition at urgent only when it reads every
     /// clause the condition rests on: the calf rule's "painful leg" is not "painful, numb and weak".
     @Test func anUrgentRuleDrawsItsLineOnlyOverWhatItReads() throws {

@@ -56,6 +56,8 @@ public struct ConditionProfile: Sendable, Codable, Equatable {
     public var cantMiss = false
     /// Its usual course (schema v2 `duration`: hours, days, weeks, months, chronic), if stated.
     public var course: String?
+    /// How fast it comes on (schema v2 `onset`: sudden, hours, days, weeks, months), if stated.
+    public var onset: String?
 
     /// A warning sign of this condition, with its own level. Schema v1 flags are free text at the
     /// file's level (emergency in an emergency file, else urgent) and fire when one clause holds
@@ -119,6 +121,7 @@ public struct ConditionProfile: Sendable, Codable, Equatable {
                 }
             }
             profile.course = json["duration"] as? String
+            profile.onset = json["onset"] as? String
             return profile
         }
     }
@@ -145,8 +148,20 @@ public struct ConditionProfile: Sendable, Codable, Equatable {
         if let s = findings.sex, sex != "any", sex != s.rawValue { p -= w.sexMismatch }
         if findings.pregnant, sex == "female", path.contains("pregnan") || system == "pregnancy" { p += w.pregnancyMatch }
         if !findings.pregnant, system == "pregnancy" { p -= w.pregnancyConditionNotPregnant }
-        if outlasts(findings, w) { p -= w.courseMismatch }
+        if courseArguesAgainst(findings, w) { p -= w.courseMismatch }
         return p
+    }
+
+    /// Whether the person's course argues against this condition: they have had the symptoms far
+    /// longer than it lasts, or say the trouble crept up slowly over longer than it takes to come
+    /// on (numbness creeping up over months is no Guillain-Barré, which comes on over days).
+    public func courseArguesAgainst(_ findings: Findings, _ w: AnalysisWeights.Priors) -> Bool {
+        outlasts(findings, w) || comesOnFaster(findings, w)
+    }
+
+    func comesOnFaster(_ findings: Findings, _ w: AnalysisWeights.Priors) -> Bool {
+        guard findings.gradualOnset, let onset, let limit = w.onsetMaxDays[onset], let days = findings.lastedDays ?? findings.durationDays else { return false }
+        return days > limit
     }
 
     /// Whether the person has had the symptoms far longer than this condition usually lasts.

@@ -15,7 +15,7 @@ enum ConditionProfileArchive {
 
     /// Bump whenever `ConditionProfile.derive` or `TextMatch` changes what a profile holds in a way
     /// the stemming tables below do not already show.
-    static let derivationVersion = 1
+    static let derivationVersion = 2
 
     struct Meta: Codable { var profiles: Int; var checksum: String }
 
@@ -76,7 +76,7 @@ enum ConditionProfileArchive {
             for f in p.redFlags {
                 w.string(f.flag); w.string(f.level.rawValue); w.strings(f.all); w.strings(f.any); w.optional(f.population)
             }
-            w.string(p.path); w.string(p.system); w.bool(p.cantMiss); w.optional(p.course)
+            w.string(p.path); w.string(p.system); w.bool(p.cantMiss); w.optional(p.course); w.optional(p.onset)
         }
         return Data(w.bytes)
     }
@@ -101,7 +101,7 @@ enum ConditionProfileArchive {
                 }
                 return ConditionProfile(id: id, name: name, aliases: aliases, triage: triage, prevalence: prevalence, ages: ages, sex: sex,
                                         symptoms: symptoms, redFlags: flags, path: try r.string(), system: try r.string(),
-                                        cantMiss: try r.bool(), course: try r.optional())
+                                        cantMiss: try r.bool(), course: try r.optional(), onset: try r.optional())
             }
             guard r.offset == raw.count else { throw DecodeError.malformed }
             return profiles

@@ -31,6 +31,8 @@ public struct Findings: Sendable, Equatable {
     /// How long the trouble has lasted, from explicit spans only (see `FindingsParser.lasted`).
     public var lastedDays: Double?
     public var suddenOnset = false
+    /// Said to have come on slowly ("gradually", "bit by bit").
+    public var gradualOnset = false
     public var severe = false
     public var vitals = Vitals()
     public var history: [String] = []

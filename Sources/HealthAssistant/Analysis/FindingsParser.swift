@@ -24,6 +24,7 @@ public struct FindingsParser: Sendable {
         f.durationDays = duration(lower)
         f.lastedDays = lasted(lower)
         f.suddenOnset = lexicon.sudden.matches(lower)
+        f.gradualOnset = lexicon.gradual.matches(lower)
         f.severe = lexicon.severe.matches(lower)
         f.vitals = vitals(lower)
         // A measured fever is a finding in words too, so flags and findings that name one meet it;

@@ -21,6 +21,9 @@ public struct AnalysisWeights: Sendable {
         public var courseMismatch: Double
         /// The longest a condition of each usual course (schema v2 `duration`) plausibly lasts, in days.
         public var courseMaxDays: [String: Double]
+        /// The longest a condition of each onset (schema v2 `onset`) takes to come on, in days: a
+        /// trouble said to have crept up slowly over longer than that argues against it.
+        public var onsetMaxDays: [String: Double] = [:]
     }
 
     /// How much a symptom of each weight ("key", "typical", "occasional") counts.

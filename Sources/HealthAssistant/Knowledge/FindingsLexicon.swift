@@ -17,6 +17,7 @@ public struct FindingsLexicon: Sendable {
     /// History names in file order, with their patterns.
     var history: [(name: String, pattern: CompiledPattern)]
     var sudden: CompiledPattern
+    var gradual: CompiledPattern
     var severe: CompiledPattern
     var pregnant: CompiledPattern
     /// A measured temperature from this many °C is also said as a finding, in these words.

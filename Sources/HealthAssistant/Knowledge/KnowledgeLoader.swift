@@ -128,7 +128,7 @@ struct KnowledgeLoader {
             withCue.append((Set(its), try expand.compile(try m.strings("after") ?? [], file: display(nfile), rule: nil, field: m.field("after"), anchored: true)))
         }
         let fin = try StrictMapping(try yaml(ffile), file: display(ffile), path: "")
-        try fin.rejectUnknownKeys(["history", "sudden", "severe", "pregnant", "measured_fever"])
+        try fin.rejectUnknownKeys(["history", "sudden", "gradual", "severe", "pregnant", "measured_fever"])
         guard let historyMap = try fin.mapping("history") else { throw fin.error("history", "missing", fix: "restore it from git") }
         var history: [(name: String, pattern: CompiledPattern)] = []
         for name in historyMap.values.keys.sorted() {
@@ -151,7 +151,7 @@ struct KnowledgeLoader {
             reassurances: Set(try neg.strings("reassurances") ?? []), reassuranceMaxWords: Int(try neg.number("reassurance_max_words") ?? 0),
             findingsWithCue: withCue,
             historyDenial: try pattern(neg, "history_denial", nfile), pregnancyDenial: try pattern(neg, "pregnancy_denial", nfile),
-            history: history, sudden: try pattern(fin, "sudden", ffile), severe: try pattern(fin, "severe", ffile),
+            history: history, sudden: try pattern(fin, "sudden", ffile), gradual: try pattern(fin, "gradual", ffile), severe: try pattern(fin, "severe", ffile),
             pregnant: try pattern(fin, "pregnant", ffile), measuredFever: (feverFrom, try fever.requiredString("says")),
             explicitDenial: ExplicitDenial(before: try pattern(denial, "before", nfile), notAfter: try pattern(denial, "not_after", nfile, anchored: true)))
     }
@@ -328,7 +328,8 @@ struct KnowledgeLoader {
         }
         let sw = try section("symptom_weights", ["key", "typical", "occasional"])
         let p = try section("priors", ["common", "rare", "age_mismatch", "infant_age_mismatch", "sex_mismatch", "pregnancy_match",
-                                       "pregnancy_condition_not_pregnant", "course_mismatch", "course_hours_max_days", "course_days_max_days", "course_weeks_max_days"])
+                                       "pregnancy_condition_not_pregnant", "course_mismatch", "course_hours_max_days", "course_days_max_days", "course_weeks_max_days",
+                                       "onset_sudden_max_days", "onset_hours_max_days", "onset_days_max_days"])
         let l = try section("lite", ["retrieval", "symptoms", "key_coverage", "denied"])
         let c = try section("complete", CompleteAnalyzer.Weights.names)
         var complete: [String: Double] = [:]
@@ -341,7 +342,9 @@ struct KnowledgeLoader {
                           pregnancyConditionNotPregnant: try p.requiredNumber("pregnancy_condition_not_pregnant"),
                           courseMismatch: try p.requiredNumber("course_mismatch"),
                           courseMaxDays: ["hours": try p.requiredNumber("course_hours_max_days"), "days": try p.requiredNumber("course_days_max_days"),
-                                          "weeks": try p.requiredNumber("course_weeks_max_days")]),
+                                          "weeks": try p.requiredNumber("course_weeks_max_days")],
+                          onsetMaxDays: ["sudden": try p.requiredNumber("onset_sudden_max_days"), "hours": try p.requiredNumber("onset_hours_max_days"),
+                                         "days": try p.requiredNumber("onset_days_max_days")]),
             lite: .init(retrieval: try l.requiredNumber("retrieval"), symptoms: try l.requiredNumber("symptoms"),
                         keyCoverage: try l.requiredNumber("key_coverage"), denied: try l.requiredNumber("denied")),
             complete: CompleteAnalyzer.Weights(values: complete),
