@@ -152,6 +152,80 @@ struct CorpusIndexerTests {
         #expect(all.contains("UTF-8") && all.contains("binary") && all.contains("MB"))
     }
 
+    @Test func symlinkedRootAndFoldersAreFollowedUnderTheGivenPath() throws {
+        let fm = FileManager.default
+        let real = try makeFolder(["conditions/meningitis.md": meningitisFile, "notes.txt": "Drink fluids when you have a fever."])
+        let outside = try makeFolder(["cold.md": "# Colds\n\nRest and fluids."])
+        // A folder linked from outside the corpus is part of it. A link back to the root (a cycle)
+        // and a second route to a folder inside it ('a-alias' sorts before 'conditions') are walked
+        // once, and the real route keeps the paths.
+        try fm.createSymbolicLink(at: real.appendingPathComponent("shared"), withDestinationURL: outside)
+        try fm.createSymbolicLink(at: real.appendingPathComponent("loop"), withDestinationURL: real)
+        try fm.createSymbolicLink(at: real.appendingPathComponent("a-alias"), withDestinationURL: real.appendingPathComponent("conditions"))
+        let link = TestTemp.root.appendingPathComponent("link-\(UUID().uuidString)")
+        try fm.createSymbolicLink(at: link, withDestinationURL: real)
+        let relative = ["conditions/meningitis.md", "notes.txt", "shared/cold.md"]
+
+        let store = try store()
+        let warnings = WarningLog()
+        let report = try indexer(store).index(folder: link, warn: { warnings.add($0) })
+        #expect(report.scanned == 3 && report.indexed == 3 && report.removed == 0)
+        // Stored under the path given, not the link's target.
+        let linkPrefix = CorpusReader.pathPrefix(of: link)
+        #expect(try store.documents().map(\.path).sorted() == relative.map { linkPrefix + $0 })
+        #expect(warnings.lines.contains { $0.contains("loop/") } && warnings.lines.contains { $0.contains("a-alias/") }, "\(warnings.lines)")
+        let again = try indexer(store).index(folder: link)
+        #expect(again.unchanged == 3 && again.indexed == 0 && again.removed == 0)
+
+        // The real folder given by its own path stores the same paths below it, as before links were followed.
+        let direct = try self.store()
+        _ = try indexer(direct).index(folder: real)
+        let realPrefix = CorpusReader.pathPrefix(of: real)
+        #expect(try direct.documents().map(\.path).sorted() == relative.map { realPrefix + $0 })
+    }
+
+    @Test func aRunThatFindsNothingRefusesAndLosesNothing() throws {
+        let fm = FileManager.default
+        let folder = try makeFolder(["a.md": "# A\n\nFever and rest.", "b/b.md": "# B\n\nA dry cough.", "c.txt": "Sore throat."])
+        let store = try store()
+        #expect(try indexer(store).index(folder: folder).indexed == 3)
+        let before = try store.documentHashes()
+
+        // Every file gone (as an unmounted disk or a wrong link looks), or only files that are not text.
+        let moved = try makeFolder([:])
+        try fm.moveItem(at: folder, to: moved)
+        try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data([0x89, 0x50, 0x4e, 0x47]).write(to: folder.appendingPathComponent("scan.png"))
+        let expected = CorpusIndexer.IndexError.nothingFound(folder: folder.path, documents: 3, database: store.path)
+        #expect(throws: expected) { try indexer(store).index(folder: folder) }
+        #expect(expected.description.contains(folder.path) && expected.description.contains("check the folder path")
+                && expected.description.contains("--rebuild"))
+        #expect(try store.documentHashes() == before)
+        #expect(try store.consistencyProblems().isEmpty)
+
+        // With the files back, deleting one of them still removes just its document.
+        try fm.removeItem(at: folder)
+        try fm.moveItem(at: moved, to: folder)
+        let back = try indexer(store).index(folder: folder)
+        #expect(back.unchanged == 3 && back.removed == 0)
+        try fm.removeItem(at: folder.appendingPathComponent("b/b.md"))
+        let oneGone = try indexer(store).index(folder: folder)
+        #expect(oneGone.removed == 1 && oneGone.unchanged == 2)
+        var expectedHashes = before
+        expectedHashes.removeValue(forKey: CorpusReader.pathPrefix(of: folder) + "b/b.md")
+        #expect(try store.documentHashes() == expectedHashes)
+        #expect(try store.consistencyProblems().isEmpty)
+    }
+
+    @Test func aBrokenLinkIsSkippedWithAWarningNamingIt() throws {
+        let folder = try makeFolder(["good.md": "# Good\n\nFine text."])
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("gone.md").path, withDestinationPath: "/nonexistent/gone.md")
+        let warnings = WarningLog()
+        let report = try indexer(try store()).index(folder: folder, warn: { warnings.add($0) })
+        #expect(report.indexed == 1 && report.skipped.count == 1)
+        #expect(warnings.lines.contains { $0.contains("gone.md") && $0.contains("does not exist") }, "\(warnings.lines)")
+    }
+
     @Test func emptyAndMissingFolders() throws {
         let empty = try makeFolder([:])
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)

@@ -84,6 +84,34 @@ struct IndexCLITests {
         #expect(fixed.status == 0, "\(fixed.stderr)")
     }
 
+    @Test func symlinkedFolderIsIndexedAndAnEmptyOneRemovesNothing() throws {
+        // The reported case: `health index corpus --db idx.sqlite` where corpus is a link.
+        let real = try folder(files: 3)
+        let cwd = TestTemp.root.appendingPathComponent("cli-cwd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: cwd, withIntermediateDirectories: true)
+        let link = cwd.appendingPathComponent("corpus")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+        let r = try CLIRunner.run(["index", "corpus", "--db", "idx.sqlite"], directory: cwd)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("3 files: 3 indexed"), "\(r.stdout)")
+        let db = cwd.appendingPathComponent("idx.sqlite").path
+        var config = Configuration()
+        config.readonly = true
+        let paths = try DatabaseQueue(path: db, configuration: config).read { try String.fetchAll($0, sql: "SELECT path FROM documents ORDER BY path") }
+        #expect(paths == ["corpus/n000.md", "corpus/n001.md", "corpus/n002.md"])
+
+        // The link now points at an empty folder: a clear error, and the index keeps its documents.
+        let empty = cwd.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        try FileManager.default.removeItem(at: link)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: empty)
+        let e = try CLIRunner.run(["index", "corpus", "--db", "idx.sqlite"], directory: cwd)
+        #expect(e.status != 0)
+        #expect(e.stderr.contains(link.path) && e.stderr.contains("3 documents") && e.stderr.contains("--rebuild"), "\(e.stderr)")
+        #expect(try documentCount(db) == 3)
+        try? FileManager.default.removeItem(at: cwd)
+    }
+
     @Test func searchValidatesItsInput() throws {
         let r = try CLIRunner.run(["search", "   "])
         #expect(r.status != 0 && r.stderr.contains("empty"))

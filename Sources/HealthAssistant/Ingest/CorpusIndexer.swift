@@ -31,6 +31,20 @@ public struct CorpusIndexer: Sendable {
         }
     }
 
+    public enum IndexError: Error, CustomStringConvertible, Equatable {
+        /// The folder held no text files, yet the index holds documents from it.
+        case nothingFound(folder: String, documents: Int, database: String)
+        public var description: String {
+            switch self {
+            case let .nothingFound(folder, documents, database):
+                return "\(folder) holds no .md or .txt files, but the index \(database) holds \(documents) documents from it; "
+                    + "refusing to remove them, the index is unchanged. Fix: check the folder path (a link to a folder or a "
+                    + "mount that is not there?); if the folder really is empty now and the index should follow it, "
+                    + "`health index <folder> --db \(database) --rebuild` recreates the index from that folder alone."
+            }
+        }
+    }
+
     public let store: SQLiteStore
     public let embedder: any Embedder
     public let chunker: Chunker
@@ -54,12 +68,18 @@ public struct CorpusIndexer: Sendable {
                       progress: @Sendable (Progress) -> Void = { _ in }) throws -> Report {
         let start = Date()
         var report = Report()
-        let files = try reader.list(folder)
+        let files = try reader.list(folder, warn: warn)
         report.scanned = files.count
         let known = try store.documentHashes()
         let prefix = CorpusReader.pathPrefix(of: folder)
         let seen = Set(files.map(\.path))
         let gone = known.keys.filter { $0.hasPrefix(prefix) && !seen.contains($0) }.sorted()
+        // Finding nothing where the index holds documents is far likelier a wrong path, an unmounted
+        // disk or a link the walk could not follow than a library deleted on purpose; removing
+        // them all would lose the index silently. Files deleted while others remain are still removed.
+        if files.isEmpty && !gone.isEmpty {
+            throw IndexError.nothingFound(folder: folder.path, documents: gone.count, database: store.path)
+        }
         try store.removeDocuments(paths: gone)
         report.removed = gone.count
 

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Finds the files of a corpus folder and reads the ones that are usable text, reporting the
 /// others (unreadable, binary, huge, not UTF-8) as warnings that name the file, so one bad file
@@ -27,17 +30,72 @@ public struct CorpusReader: Sendable {
     public init() {}
 
     /// The text files under `folder`, sorted by path (hidden files and folders skipped).
-    public func list(_ folder: URL) throws -> [SourceFile] {
+    ///
+    /// Symbolic links are followed, the root included: a corpus is often a link to a shared
+    /// library, and a walk that stays on the link itself finds nothing, which made an index run
+    /// remove every document of the folder. Paths are built from `folder` as given, never from the
+    /// link targets, so the stored paths are the same whether or not a link is on the way.
+    /// `warn` hears of linked folders skipped because the walk has already been there (a link to
+    /// an ancestor would loop; a link to a folder inside the corpus would index it twice).
+    public func list(_ folder: URL, warn: (String) -> Void = { _ in }) throws -> [SourceFile] {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDir) else { throw ReadError.missingFolder(folder.path) }
         guard isDir.boolValue else { throw ReadError.notAFolder(folder.path) }
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey],
-                                                          options: [.skipsHiddenFiles]) else { return [] }
-        var files: [SourceFile] = []
-        for case let url as URL in walker where Self.extensions.contains(url.pathExtension.lowercased()) {
-            files.append(SourceFile(path: Self.displayPath(url), url: url))
+        var walk = FolderWalk()
+        walk.enter(folder)
+        // Linked folders wait until every real folder has been walked, so a link pointing inside
+        // the corpus is recognised as a second route and the files keep their real paths.
+        while !walk.deferredLinks.isEmpty {
+            let link = walk.deferredLinks.removeFirst()
+            if !walk.enter(link) {
+                warn("skipped \(Self.displayPath(link))/: it links to a folder already indexed (\(Self.displayPath(link.resolvingSymlinksInPath())))")
+            }
         }
-        return files.sorted { $0.path < $1.path }
+        return walk.files.map { SourceFile(path: Self.displayPath($0), url: $0) }.sorted { $0.path < $1.path }
+    }
+
+    /// A depth-first walk that follows links and remembers each folder by device and inode, the
+    /// one identity that is the same by every route (a path is not, through links).
+    struct FolderWalk {
+        var files: [URL] = []
+        var deferredLinks: [URL] = []
+        var visited: Set<FolderID> = []
+
+        struct FolderID: Hashable { var device: UInt64; var inode: UInt64 }
+
+        /// Walks `dir` unless it was walked already; false when it was.
+        @discardableResult
+        mutating func enter(_ dir: URL) -> Bool {
+            guard let id = Self.identity(dir.path), visited.insert(id).inserted else { return false }
+            // An unreadable folder lists as empty rather than stopping the run, like an unreadable file.
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted()
+            var links: [URL] = []
+            for name in names where !name.hasPrefix(".") {
+                let url = dir.appendingPathComponent(name)
+                var isDir: ObjCBool = false
+                // fileExists follows links; a broken link reads as a file, and is listed if its name
+                // says text, so the read reports it by name instead of it vanishing silently.
+                let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir)
+                if exists && isDir.boolValue {
+                    if Self.isLink(url.path) { links.append(url) } else { enter(url) }
+                } else if CorpusReader.extensions.contains(url.pathExtension.lowercased()) {
+                    files.append(url)
+                }
+            }
+            deferredLinks.append(contentsOf: links)
+            return true
+        }
+
+        static func identity(_ path: String) -> FolderID? {
+            var st = stat()
+            guard stat(path, &st) == 0 else { return nil }
+            return FolderID(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+        }
+
+        static func isLink(_ path: String) -> Bool {
+            var st = stat()
+            return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK
+        }
     }
 
     static func displayPath(_ url: URL) -> String {
@@ -57,6 +115,10 @@ public struct CorpusReader: Sendable {
         let attrs = try? FileManager.default.attributesOfItem(atPath: file.url.path)
         if let size = (attrs?[.size] as? NSNumber)?.intValue, size > maxBytes {
             return .failure(FileProblem(path: file.path, reason: "larger than \(maxBytes / 1_048_576) MB (\(size / 1_048_576) MB); split it into smaller files"))
+        }
+        if !FileManager.default.fileExists(atPath: file.url.path),
+           let target = try? FileManager.default.destinationOfSymbolicLink(atPath: file.url.path) {
+            return .failure(FileProblem(path: file.path, reason: "a symbolic link to \(target), which does not exist; fix or remove the link"))
         }
         guard let data = FileManager.default.contents(atPath: file.url.path) else {
             return .failure(FileProblem(path: file.path, reason: "unreadable (check permissions)"))
