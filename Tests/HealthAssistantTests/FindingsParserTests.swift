@@ -67,6 +67,17 @@ struct FindingsParserTests {
         }
     }
 
+    /// A reassurance can end one item of a list ("drinks well, pees normal and is playing"), and
+    /// "well" reassures only after feeding, drinking, eating, sleeping or peeing.
+    @Test func reassurancesWithinAList() {
+        let f = parser.parse("watery diarrhoea for 2 days. She drinks well, pees normal and she is playing.")
+        #expect(f.negative.contains("she drinks well") && f.negative.contains("pees normal"), "\(f.clauses)")
+        #expect(f.positive.contains("she is playing"))
+        #expect(parser.parse("eating and drinking normally and no vomiting").negative.contains("drinking normally"))
+        #expect(parser.parse("I don't feel well").negative.isEmpty)
+        #expect(parser.parse("not feeding well since this morning").negative.isEmpty)
+    }
+
     /// "no poo or wind for 3 days" is nothing coming out (a blocked bowel), not a denial; "no blood in
     /// the poo" still denies.
     @Test func nothingComingOutIsAFinding() {

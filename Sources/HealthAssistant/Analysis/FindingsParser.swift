@@ -110,13 +110,15 @@ public struct FindingsParser: Sendable {
         let p = piece.trimmingCharacters(in: .whitespaces)
         guard !p.isEmpty else { return }
         guard let cue = negationStart(p) else {
+            // A reassurance may end the piece ("feeding and drinking fine") or one item of it
+            // ("drinks well, pees normal and is playing").
             let reassured = isReassurance(p)
-            for part in splitList(p) { out.append(.init(text: part, negated: reassured)) }
+            for part in splitList(p) { out.append(.init(text: part, negated: reassured || isReassurance(part))) }
             return
         }
         let before = String(p[p.startIndex..<cue.lowerBound]).trimmingCharacters(in: .whitespaces)
         let after = String(p[cue.upperBound...]).trimmingCharacters(in: .whitespaces)
-        for part in splitList(before) { out.append(.init(text: part, negated: false)) }
+        for part in splitList(before) { out.append(.init(text: part, negated: isReassurance(part))) }
         let parts = splitList(after)
         if let end = parts.indices.dropFirst().first(where: { Self.startsNewPredicate(parts[$0]) }) {
             for part in parts[..<end] { out.append(.init(text: part, negated: true)) }
@@ -166,6 +168,8 @@ public struct FindingsParser: Sendable {
             .flatMap { $0.components(separatedBy: " with ") }
             .flatMap { $0.components(separatedBy: " plus ") }
             .map { $0.trimmingCharacters(in: .whitespaces) }
+            // "eating and drinking normally and no vomiting" leaves "drinking normally and" before the cue.
+            .map { $0.replacingOccurrences(of: #"\s+(and|or|but|with|plus)$"#, with: "", options: .regularExpression) }
             .filter { !$0.isEmpty }
     }
 
