@@ -71,13 +71,24 @@ public final class SQLiteStore: Sendable {
         }
     }
 
-    /// Removes the database and its WAL/SHM side files (for `--rebuild`).
+    /// Removes the database, its WAL/SHM side files and its artifact cache files (for `--rebuild`).
     public static func remove(path: String) throws {
         for suffix in ["", "-wal", "-shm"] {
             let p = path + suffix
             if FileManager.default.fileExists(atPath: p) { try FileManager.default.removeItem(atPath: p) }
         }
+        let url = URL(fileURLWithPath: path), prefix = url.lastPathComponent + "-"
+        let siblings = (try? FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)) ?? []
+        for name in siblings where name.hasPrefix(prefix) && name.hasSuffix(cacheSuffix) {
+            try FileManager.default.removeItem(at: url.deletingLastPathComponent().appendingPathComponent(name))
+        }
     }
+
+    static let cacheSuffix = ".cache"
+
+    /// Where the mappable copy of artifact `name` lives (`ArtifactCacheFile`): beside the index,
+    /// named after it, so each index has its own and `remove(path:)` finds them.
+    public func cachePath(forArtifact name: String) -> String { path + "-" + name + Self.cacheSuffix }
 
     static func map(_ error: Error, path: String) -> StoreError {
         if let e = error as? StoreError { return e }
@@ -309,6 +320,15 @@ public final class SQLiteStore: Sendable {
                 guard let data else { return try body(fingerprint, meta, UnsafeRawBufferPointer(start: nil, count: 0)) }
                 return try data.withUnsafeBytes { try body(fingerprint, meta, $0) }
             }
+        }
+    }
+
+    /// A stored artifact's fingerprint, meta and byte count, without reading its blob (SQLite's
+    /// length() of a blob reads the record header only). nil if absent.
+    public func artifactInfo(name: String) throws -> (fingerprint: String, meta: String, bytes: Int)? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT fingerprint, meta, length(data) FROM artifacts WHERE name = ?", arguments: [name])
+                .map { ($0[0], $0[1], $0[2]) }
         }
     }
 
