@@ -14,12 +14,15 @@ struct ParsedRulesCacheTests {
 
     func cacheURL() -> URL { TestTemp.root.appendingPathComponent("parsed-\(UUID().uuidString)/rules.parsed") }
 
-    /// What the tests can compare of two loads: every rule with its cases' outcomes, and the rest by value.
+    /// What the tests can compare of two loads: every rule with its cases' outcomes, and the rest by value
+    /// (dictionaries sorted: their printed order differs from one dictionary to another).
     func summary(_ k: ClinicalKnowledge) -> [String] {
         k.runCases().map { "\($0.ruleID) \($0.sentence) \($0.fired) \($0.detail)" }
             + k.concepts.map { "\($0.id) \($0.exemplars) \($0.negatives)" }
             + k.lexicons.keys.sorted().map { "\($0)=\(k.lexicons[$0]!)" }
-            + ["\(k.weights.symptomWeights.sorted { $0.key < $1.key })", "\(k.weights.priors)", "\(k.policy.selfCareFloor.map(\.id))"]
+            + ["\(k.weights.symptomWeights.sorted { $0.key < $1.key })", "\(k.weights.priors.courseMaxDays.sorted { $0.key < $1.key })",
+               "\([k.weights.priors.common, k.weights.priors.rare, k.weights.priors.sexMismatch, k.weights.likelihoodTemperature])",
+               "\(k.policy.selfCareFloor.map(\.id))"]
     }
 
     @Test func knowledgeFromTheCacheIsKnowledgeFromTheFiles() throws {
