@@ -106,7 +106,9 @@ public final class HealthAssistant: Sendable {
             // files are unchanged, patterns compile on first use rather than all at process start.
             let stamp = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent().appendingPathComponent("rules.validated")
             let validated = (try? String(contentsOf: stamp, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-            let knowledge = try ClinicalKnowledge.load(from: configuration.rulesDirectory, validated: validated)
+            // The parsed YAML is kept there too (`ParsedRulesCache`), keyed by the same fingerprint.
+            let parsed = stamp.deletingLastPathComponent().appendingPathComponent("rules.parsed")
+            let knowledge = try ClinicalKnowledge.load(from: configuration.rulesDirectory, validated: validated, parsedCache: parsed)
             if validated != knowledge.fingerprint {
                 try? FileManager.default.createDirectory(at: stamp.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try? knowledge.fingerprint.write(to: stamp, atomically: true, encoding: .utf8)

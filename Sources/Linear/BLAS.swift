@@ -133,4 +133,22 @@ public enum BLAS {
         }
         return out
     }
+
+    /// `a · bᵀ` with `b` read in place (e.g. from a mapped file): the same kernels and order of
+    /// operations as `matmul(a, b, transposeB: true)` on a `Matrix`, so the results are identical.
+    public static func matmulTransposed(_ a: Matrix, _ b: ReadOnlyMatrix) -> Matrix {
+        let n = b.rows, k = a.cols
+        precondition(k == b.cols, "inner dimensions differ: \(a.cols) vs \(b.cols)")
+        var out = Matrix(rows: a.rows, cols: n)
+        if a.rows == 0 || n == 0 || k == 0 { return out }
+        a.storage.withUnsafeBufferPointer { pa in
+            b.withUnsafeBufferPointer { pb in
+                out.storage.withUnsafeMutableBufferPointer { pc in
+                    gemmSplittingColumns(parts: 1, m: a.rows, n: n, k: k, a: pa.baseAddress!, lda: a.cols, b: pb.baseAddress!, ldb: b.cols,
+                                         beta: 1, c: pc.baseAddress!, ldc: n)
+                }
+            }
+        }
+        return out
+    }
 }

@@ -33,6 +33,23 @@ struct ConditionProfileArchiveTests {
         #expect(stored.flatMap(\.symptoms).contains { $0.flagOnly } && stored.contains { $0.course == "weeks" })
     }
 
+    /// The lexicon stored with the profiles is the one built from them.
+    @Test func theStoredLexiconIsTheOneBuiltFromTheProfiles() throws {
+        let (store, _) = try indexedStore(["conditions/meningitis.md": meningitisFile, "conditions/haem.md": haemorrhoidsFile])
+        let first = try ConditionProfile.loadWithLexicon(from: store, symptomWeights: weights)
+        let fingerprint = ConditionProfileArchive.fingerprint(corpus: try store.corpusFingerprint(), symptomWeights: weights)
+        let stored = try #require(ConditionProfileArchive.loadWithLexicon(from: store, fingerprint: fingerprint))
+        let built = SymptomLexicon(profiles: stored.profiles)
+        #expect(stored.lexicon == built && first.lexicon == built)
+        #expect(!built.postings.isEmpty && !built.nameVocabulary.isEmpty)
+        // A variant index beyond the variants is refused, not stored for a question to trip on.
+        let good = ConditionProfileArchive.encode(stored.profiles)
+        let bad = SymptomLexicon(variants: built.variants, postings: built.postings.mapValues { $0 + [Int32(built.variants.count)] },
+                                 nameVocabulary: built.nameVocabulary)
+        #expect((try? ConditionProfileArchive.decodeWithLexicon(good))?.lexicon == built)
+        #expect((try? ConditionProfileArchive.decodeWithLexicon(ConditionProfileArchive.encode(stored.profiles, lexicon: bad))) == nil)
+    }
+
     @Test func aCorpusChangeMakesTheStoredProfilesStale() throws {
         let (store, folder) = try indexedStore(["conditions/meningitis.md": meningitisFile])
         _ = try ConditionProfile.load(from: store, symptomWeights: weights)

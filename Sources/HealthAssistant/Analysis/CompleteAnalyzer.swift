@@ -115,7 +115,7 @@ public struct CompleteAnalyzer: Analyzer {
         // sims[c][e]: clause c vs phrase entry e.
         var simByEntry: Matrix? = nil
         if let cv = input.clauseVectors, cv.rows == clauses.count, cv.rows > 0 {
-            simByEntry = BLAS.matmul(cv, model.phrases, transposeB: true)
+            simByEntry = BLAS.matmulTransposed(cv, model.phrases)
         }
         let clauseStems = clauses.map { Set(TextMatch.stems($0.text)) }
         let exact = clauseStems.map(model.entriesContained)
@@ -201,7 +201,7 @@ public struct CompleteAnalyzer: Analyzer {
     func questionFit(_ queryVector: [Float]?) -> [Double] {
         var fit = [Double](repeating: 0, count: model.profiles.count)
         guard let q = queryVector, q.count == model.phrases.cols, model.phrases.rows > 0 else { return fit }
-        let sims = BLAS.matmul(Matrix(rows: 1, cols: q.count, storage: q), model.phrases, transposeB: true).storage
+        let sims = BLAS.matmulTransposed(Matrix(rows: 1, cols: q.count, storage: q), model.phrases).storage
         var byCondition: [[Float]] = model.profiles.map { _ in [] }
         for (e, entry) in model.entries.enumerated() where !model.entryFlagOnly[e] { byCondition[entry.condition].append(sims[e]) }
         let n = max(1, weights.questionFitPhrases)

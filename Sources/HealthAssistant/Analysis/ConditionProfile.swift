@@ -76,15 +76,21 @@ public struct ConditionProfile: Sendable, Codable, Equatable {
     /// The profiles of the store's current corpus: read back from the index when it holds them for
     /// this corpus and these weights, else derived from the front matter (and stored for next time).
     public static func load(from store: SQLiteStore, symptomWeights: [String: Double]) throws -> [ConditionProfile] {
+        try loadWithLexicon(from: store, symptomWeights: symptomWeights).profiles
+    }
+
+    /// The profiles and their `SymptomLexicon`, both from the stored archive when it is current.
+    static func loadWithLexicon(from store: SQLiteStore, symptomWeights: [String: Double]) throws -> (profiles: [ConditionProfile], lexicon: SymptomLexicon) {
         let corpus = try store.corpusFingerprint()
         let fingerprint = ConditionProfileArchive.fingerprint(corpus: corpus, symptomWeights: symptomWeights)
-        if let stored = ConditionProfileArchive.load(from: store, fingerprint: fingerprint) { return stored }
+        if let stored = ConditionProfileArchive.loadWithLexicon(from: store, fingerprint: fingerprint) { return stored }
         let (rows, readFrom) = try store.documentsWithFingerprint(kind: "condition")
         let profiles = derive(from: rows, symptomWeights: symptomWeights)
+        let lexicon = SymptomLexicon(profiles: profiles)
         // Stored only if derived from the corpus the fingerprint names (an index run may have changed
         // it in between); a read-only index still answers, deriving the profiles each time.
-        if readFrom == corpus { try? ConditionProfileArchive.save(profiles, to: store, fingerprint: fingerprint) }
-        return profiles
+        if readFrom == corpus { try? ConditionProfileArchive.save(profiles, lexicon: lexicon, to: store, fingerprint: fingerprint) }
+        return (profiles, lexicon)
     }
 
     /// Parses each condition's front matter (JSON in the index) into a profile.

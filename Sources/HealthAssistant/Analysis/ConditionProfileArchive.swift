@@ -4,7 +4,9 @@ import Store
 /// The condition profiles as parsed from the index (front matter decoded, every symptom variant
 /// stemmed), stored back in the index as an artifact. Deriving them parses 634 JSON documents and
 /// stems every word of every variant, which was most of a cold start; reading them back is a
-/// straight walk over one blob.
+/// straight walk over one blob. The blob also holds the profiles' `SymptomLexicon` (building it
+/// hashes every stem of 24,000 variants, half of loading the index; reading it back inserts each
+/// distinct stem once).
 ///
 /// The artifact is keyed by a fingerprint of everything the derivation reads — the corpus, the
 /// symptom weights (rules/weights.yaml) and the derivation itself (`derivationVersion` and the
@@ -14,8 +16,8 @@ enum ConditionProfileArchive {
     static let artifactName = "condition-profiles-v1"
 
     /// Bump whenever `ConditionProfile.derive` or `TextMatch` changes what a profile holds in a way
-    /// the stemming tables below do not already show.
-    static let derivationVersion = 2
+    /// the stemming tables below do not already show, or the layout changes (2: the lexicon added; 3: onset added).
+    static let derivationVersion = 3
 
     struct Meta: Codable { var profiles: Int; var checksum: String }
 
@@ -40,23 +42,29 @@ enum ConditionProfileArchive {
         return String(h, radix: 16) + "-\(data.count)"
     }
 
-    static func save(_ profiles: [ConditionProfile], to store: SQLiteStore, fingerprint: String) throws {
-        let data = encode(profiles)
+    static func save(_ profiles: [ConditionProfile], lexicon: SymptomLexicon? = nil, to store: SQLiteStore, fingerprint: String) throws {
+        let data = encode(profiles, lexicon: lexicon)
         let meta = String(decoding: try JSONEncoder().encode(Meta(profiles: profiles.count, checksum: checksum(data))), as: UTF8.self)
         try store.putArtifact(name: artifactName, fingerprint: fingerprint, meta: meta, data: data)
     }
 
     /// The stored profiles if they were derived from exactly these inputs and read back intact; nil otherwise.
     static func load(from store: SQLiteStore, fingerprint: String) -> [ConditionProfile]? {
+        loadWithLexicon(from: store, fingerprint: fingerprint)?.profiles
+    }
+
+    /// The stored profiles and their lexicon, under the same conditions as `load`.
+    static func loadWithLexicon(from store: SQLiteStore, fingerprint: String) -> (profiles: [ConditionProfile], lexicon: SymptomLexicon)? {
         guard let a = try? store.artifact(name: artifactName), a.fingerprint == fingerprint,
               let meta = try? JSONDecoder().decode(Meta.self, from: Data(a.meta.utf8)), meta.checksum == checksum(a.data),
-              let profiles = try? decode(a.data), profiles.count == meta.profiles else { return nil }
-        return profiles
+              let archive = try? decodeWithLexicon(a.data), archive.profiles.count == meta.profiles else { return nil }
+        return archive
     }
 
     // MARK: layout — little-endian counts and lengths (UInt32), strings as UTF-8 bytes
 
-    static func encode(_ profiles: [ConditionProfile]) -> Data {
+    /// `lexicon`: the profiles' own (built here when not given).
+    static func encode(_ profiles: [ConditionProfile], lexicon: SymptomLexicon? = nil) -> Data {
         var w = Writer()
         w.count(profiles.count)
         for p in profiles {
@@ -78,10 +86,23 @@ enum ConditionProfileArchive {
             }
             w.string(p.path); w.string(p.system); w.bool(p.cantMiss); w.optional(p.course); w.optional(p.onset)
         }
+        let lexicon = lexicon ?? SymptomLexicon(profiles: profiles)
+        w.count(lexicon.variants.count)
+        for v in lexicon.variants { w.value(Int(v.profile)); w.value(Int(v.symptom)); w.value(Int(v.stemCount)) }
+        // Sorted, so the same profiles always give the same bytes.
+        w.count(lexicon.postings.count)
+        for stem in lexicon.postings.keys.sorted() {
+            let list = lexicon.postings[stem]!
+            w.string(stem); w.count(list.count)
+            for v in list { w.value(Int(v)) }
+        }
+        w.strings(lexicon.nameVocabulary.sorted())
         return Data(w.bytes)
     }
 
-    static func decode(_ data: Data) throws -> [ConditionProfile] {
+    static func decode(_ data: Data) throws -> [ConditionProfile] { try decodeWithLexicon(data).profiles }
+
+    static func decodeWithLexicon(_ data: Data) throws -> (profiles: [ConditionProfile], lexicon: SymptomLexicon) {
         try data.withUnsafeBytes { raw in
             var r = Reader(raw: raw)
             let profiles = try (0..<r.count()).map { _ in
@@ -103,14 +124,36 @@ enum ConditionProfileArchive {
                                         symptoms: symptoms, redFlags: flags, path: try r.string(), system: try r.string(),
                                         cantMiss: try r.bool(), course: try r.optional(), onset: try r.optional())
             }
+            // The lexicon, every index checked against what it points into (a bad one throws
+            // here rather than crashing a question later).
+            let variants = try (0..<r.count()).map { _ in
+                let profile = try r.value(), symptom = try r.value(), stemCount = try r.value()
+                guard profile < profiles.count, symptom < profiles[profile].symptoms.count else { throw DecodeError.malformed }
+                return SymptomLexicon.Variant(profile: Int32(profile), symptom: Int32(symptom), stemCount: Int32(stemCount))
+            }
+            let stems = try r.count()
+            var postings: [String: [Int32]] = [:]
+            postings.reserveCapacity(stems)
+            for _ in 0..<stems {
+                let stem = try r.string()
+                let list = try (0..<r.count()).map { _ in
+                    let v = try r.value()
+                    guard v < variants.count else { throw DecodeError.malformed }
+                    return Int32(v)
+                }
+                guard postings.updateValue(list, forKey: stem) == nil else { throw DecodeError.malformed }
+            }
+            let names = Set(try r.strings())
             guard r.offset == raw.count else { throw DecodeError.malformed }
-            return profiles
+            return (profiles, SymptomLexicon(variants: variants, postings: postings, nameVocabulary: names))
         }
     }
 
     struct Writer {
         var bytes: [UInt8] = []
         mutating func count(_ n: Int) { withUnsafeBytes(of: UInt32(n).littleEndian) { bytes += $0 } }
+        /// A number that is not a count of items that follow (an index).
+        mutating func value(_ n: Int) { count(n) }
         mutating func string(_ s: String) { count(s.utf8.count); bytes += s.utf8 }
         mutating func strings(_ list: [String]) { count(list.count); for s in list { string(s) } }
         mutating func double(_ d: Double) { withUnsafeBytes(of: d.bitPattern.littleEndian) { bytes += $0 } }
@@ -134,6 +177,8 @@ enum ConditionProfileArchive {
             guard n <= raw.count - offset else { throw DecodeError.malformed }
             return n
         }
+        /// A number that is not a count of items that follow (an index), so not bounded by the bytes left.
+        mutating func value() throws -> Int { Int(UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self))) }
         mutating func string() throws -> String { String(decoding: try take(try count()), as: UTF8.self) }
         mutating func strings() throws -> [String] { try (0..<count()).map { _ in try string() } }
         mutating func double() throws -> Double { Double(bitPattern: UInt64(littleEndian: try take(8).loadUnaligned(as: UInt64.self))) }

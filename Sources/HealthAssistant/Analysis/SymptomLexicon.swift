@@ -2,8 +2,8 @@
 /// contains a variant when it holds all of the variant's stems; counting postings finds those
 /// variants without testing every variant of every condition (which hashed each stem of each
 /// variant on every question, a tenth of a loaded server's time).
-public struct SymptomLexicon: Sendable {
-    struct Variant: Sendable { var profile: Int32; var symptom: Int32; var stemCount: Int32 }
+public struct SymptomLexicon: Sendable, Equatable {
+    struct Variant: Sendable, Equatable { var profile: Int32; var symptom: Int32; var stemCount: Int32 }
 
     /// Condition by condition, symptom by symptom, variant by variant: the same order as
     /// `SymptomModel.entries`, so a variant's index is its entry's row.
@@ -30,6 +30,11 @@ public struct SymptomLexicon: Sendable {
         self.variants = variants
         self.postings = postings
         nameVocabulary = Set(profiles.flatMap { ([$0.name] + $0.aliases).flatMap(TextMatch.stems) })
+    }
+
+    /// As stored with the profiles (`ConditionProfileArchive`).
+    init(variants: [Variant], postings: [String: [Int32]], nameVocabulary: Set<String>) {
+        self.variants = variants; self.postings = postings; self.nameVocabulary = nameVocabulary
     }
 
     /// Whether at most `limit` conditions use this stem in their findings: "chemo" names few, and

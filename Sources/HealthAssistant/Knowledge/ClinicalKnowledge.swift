@@ -20,11 +20,18 @@ public struct ClinicalKnowledge: Sendable {
     /// Loads and validates `directory` (normally `<project>/rules`): every key, reference and
     /// pattern is checked. When `validated` is the fingerprint of these very files from an earlier
     /// full check, patterns compile on first use instead of all at once (a cold `health ask` then
-    /// compiles only the patterns it reaches); every other check still runs.
-    public static func load(from directory: URL, validated: String? = nil) throws -> ClinicalKnowledge {
+    /// compiles only the patterns it reaches); every other check still runs. `parsedCache`: a file
+    /// for the parsed YAML (`ParsedRulesCache`), read when it holds these very files and written
+    /// after a load that had to parse.
+    public static func load(from directory: URL, validated: String? = nil, parsedCache: URL? = nil) throws -> ClinicalKnowledge {
         let fingerprint = try Self.fingerprint(of: directory)
-        var k = try KnowledgeLoader(directory: directory, eager: validated != fingerprint).load()
+        let trees = KnowledgeLoader.ParsedTrees(parsedCache.flatMap { ParsedRulesCache.read(from: $0, fingerprint: fingerprint) } ?? [:])
+        var k = try KnowledgeLoader(directory: directory, eager: validated != fingerprint, trees: trees).load()
         k.fingerprint = fingerprint
+        // Stored only if no file changed while it was read, so the trees are those of `fingerprint`.
+        if trees.parsedAny, let parsedCache, (try? Self.fingerprint(of: directory)) == fingerprint {
+            ParsedRulesCache.write(trees.byPath, fingerprint: fingerprint, to: parsedCache)
+        }
         return k
     }
 

@@ -10,11 +10,22 @@ struct KnowledgeLoader {
     let displayPrefix: String
     /// Compile every pattern now (validation), or on first use (files already validated).
     let eager: Bool
+    /// Parsed YAML trees by relative path: those read from `ParsedRulesCache` are used instead of
+    /// parsing, and each file parsed here is added (for the caller to store).
+    let trees: ParsedTrees
 
-    init(directory: URL, eager: Bool = true) {
+    init(directory: URL, eager: Bool = true, trees: ParsedTrees = ParsedTrees([:])) {
         self.directory = directory
         displayPrefix = directory.lastPathComponent
         self.eager = eager
+        self.trees = trees
+    }
+
+    /// The trees one load reads and parses (used by that load alone, on one thread).
+    final class ParsedTrees {
+        var byPath: [String: Any]
+        var parsedAny = false
+        init(_ byPath: [String: Any]) { self.byPath = byPath }
     }
 
     static let ruleLevels: [String: TriageLevel] = ["emergency": .emergency, "urgent": .urgent]
@@ -57,6 +68,14 @@ struct KnowledgeLoader {
     func display(_ relative: String) -> String { displayPrefix + "/" + relative }
 
     func yaml(_ relative: String) throws -> Any {
+        if let tree = trees.byPath[relative] { return tree }
+        let tree = try parseYAML(relative)
+        trees.byPath[relative] = tree
+        trees.parsedAny = true
+        return tree
+    }
+
+    func parseYAML(_ relative: String) throws -> Any {
         let url = directory.appendingPathComponent(relative)
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw KnowledgeError(file: display(relative), message: "missing or unreadable", fix: "restore it from git (`git checkout -- \(display(relative))`)")
