@@ -76,6 +76,9 @@ struct FindingsParserTests {
         #expect(parser.parse("eating and drinking normally and no vomiting").negative.contains("drinking normally"))
         #expect(parser.parse("I don't feel well").negative.isEmpty)
         #expect(parser.parse("not feeding well since this morning").negative.isEmpty)
+        // A change from normal is a finding: "faster than normal", "hardly feeding well".
+        #expect(parser.parse("tummy pain and breathing faster than normal").negative.isEmpty)
+        #expect(parser.parse("a cough and is hardly feeding well").negative.isEmpty)
     }
 
     /// "no poo or wind for 3 days" is nothing coming out (a blocked bowel), not a denial; "no blood in

@@ -56,6 +56,19 @@ struct ParsedRulesCacheTests {
         #expect(throws: KnowledgeError.self) { try ClinicalKnowledge.load(from: rules, parsedCache: cache) }
     }
 
+    /// A rules folder given as a symbolic link has the fingerprint of its files, so an edit behind
+    /// the link is seen (it once hashed no files at all, and the cache served stale rules).
+    @Test func aRulesFolderBehindALinkIsFingerprintedByItsFiles() throws {
+        let rules = try rulesCopy(), cache = cacheURL()
+        let link = TestTemp.root.appendingPathComponent("rules-link-\(UUID().uuidString)")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: rules)
+        let before = try ClinicalKnowledge.load(from: link, parsedCache: cache)
+        #expect(before.fingerprint == (try ClinicalKnowledge.load(from: rules)).fingerprint)
+        let weights = rules.appendingPathComponent("weights.yaml")
+        try (try String(contentsOf: weights, encoding: .utf8) + "\n# edited\n").write(to: weights, atomically: true, encoding: .utf8)
+        #expect(try ClinicalKnowledge.load(from: link, parsedCache: cache).fingerprint != before.fingerprint)
+    }
+
     @Test(arguments: ["flip", "truncate", "garbage", "empty"])
     func aDamagedCacheIsIgnoredAndRewritten(damage: String) throws {
         let rules = try rulesCopy(), cache = cacheURL()

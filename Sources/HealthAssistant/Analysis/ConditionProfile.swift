@@ -158,9 +158,10 @@ public struct ConditionProfile: Sendable, Codable, Equatable {
         return p
     }
 
-    /// Whether the person's course argues against this condition: they have had the symptoms far
-    /// longer than it lasts, or say the trouble crept up slowly over longer than it takes to come
-    /// on (numbness creeping up over months is no Guillain-Barré, which comes on over days).
+    /// Whether the person's course argues against this condition in the ranking: they have had the
+    /// symptoms far longer than it lasts, or say the trouble crept up slowly over longer than it
+    /// takes to come on (numbness creeping up over months is unlikely to be Guillain-Barré). Only
+    /// the first contests a condition in triage: a slow creep can still be an emergency.
     public func courseArguesAgainst(_ findings: Findings, _ w: AnalysisWeights.Priors) -> Bool {
         outlasts(findings, w) || comesOnFaster(findings, w)
     }

@@ -89,6 +89,9 @@ public struct FindingsParser: Sendable {
     func isReassurance(_ piece: String) -> Bool {
         let words = piece.split(separator: " ")
         guard words.count >= 2, words.count <= lexicon.reassuranceMaxWords, !lexicon.anyNegationCue.matches(piece) else { return false }
+        // "breathing faster than normal", "hardly feeding well", "stopped feeding well": a change
+        // from normal is a finding, not a reassurance.
+        if words.contains(where: { lexicon.reassuranceBreakers.contains(String($0)) }) { return false }
         return lexicon.reassurances.contains(String(words.last!)) || lexicon.reassurances.contains(words.suffix(2).joined(separator: " "))
     }
 

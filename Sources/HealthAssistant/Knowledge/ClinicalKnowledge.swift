@@ -50,10 +50,16 @@ public struct ClinicalKnowledge: Sendable {
 
     static func fingerprint(of directory: URL) throws -> String {
         let fm = FileManager.default
-        let files = (fm.enumerator(atPath: directory.path)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".yaml") }.sorted()
+        // Foundation's enumerator lists nothing under a folder given as a symbolic link: resolve it,
+        // or every rules folder would share one fingerprint and a cache keyed by it would serve stale rules.
+        let root = directory.resolvingSymlinksInPath()
+        let files = (fm.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".yaml") }.sorted()
+        guard !files.isEmpty else {
+            throw KnowledgeError(file: directory.path, message: "holds no .yaml rule files", fix: "restore rules/ from git (`git checkout -- rules`)")
+        }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for file in files {
-            guard let data = fm.contents(atPath: directory.appendingPathComponent(file).path) else { continue }
+            guard let data = fm.contents(atPath: root.appendingPathComponent(file).path) else { continue }
             for byte in file.utf8 + [0] + Array(data) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         }
         return String(hash, radix: 16) + "-\(files.count)"

@@ -17,6 +17,8 @@ public struct FindingsLexicon: Sendable {
     /// History names in file order, with their patterns.
     var history: [(name: String, pattern: CompiledPattern)]
     var sudden: CompiledPattern
+    /// Words that turn a reassurance into a change ("faster than normal", "hardly feeding well").
+    var reassuranceBreakers: Set<String> = []
     var gradual: CompiledPattern
     var severe: CompiledPattern
     var pregnant: CompiledPattern

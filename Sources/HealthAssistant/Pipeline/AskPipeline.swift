@@ -117,7 +117,7 @@ struct AskPipeline: Sendable {
                                                                      // A picture counts things said: matches resting on one clause count once.
                                                                      matched: min($0.matched.count, $0.supportingClauses ?? .max),
                                                                      contradicted: $0.contradicted.count,
-                                                                     outlasted: $0.profile.courseArguesAgainst(f, knowledge.weights.priors),
+                                                                     outlasted: $0.profile.outlasts(f, knowledge.weights.priors),
                                                                      supportingClauses: $0.supportingClauseTexts) })
             : triage.notUnderstood()
         let tAnalyzed = Date()
