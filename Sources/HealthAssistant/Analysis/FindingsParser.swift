@@ -240,9 +240,13 @@ public struct FindingsParser: Sendable {
     static let unitDays: [String: Double] = ["minute": 1.0 / 1440, "hour": 1.0 / 24, "day": 1, "night": 1, "week": 7, "month": 30, "year": 365]
     static let numberWordAlternatives = wordNumbers.keys.sorted { $0.count > $1.count }.joined(separator: "|")
 
+    /// Words after "N weeks" that make it no duration: an age ("2 years old") or a pregnancy
+    /// ("16 weeks pregnant", "32 weeks gone").
+    static let notADuration = "old|pregnant|gestation|postpartum|gone|along"
+
     func duration(_ t: String) -> Double? {
         let units = Self.unitDays
-        let pattern = #"(?:for|past|last|about|over|since)?\s*(?:the\s+)?(\d+(?:\.\d+)?|"# + Self.numberWordAlternatives + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*(old|pregnant|gestation|postpartum|gone|along))"#
+        let pattern = #"(?:for|past|last|about|over|since)?\s*(?:the\s+)?(\d+(?:\.\d+)?|"# + Self.numberWordAlternatives + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*("# + Self.notADuration + #"))"#
         if let m = CompiledPatterns.shared.regex(pattern).firstMatch(in: t, range: NSRange(t.startIndex..., in: t)),
            let qr = Range(m.range(at: 1), in: t), let ur = Range(m.range(at: 2), in: t) {
             let q = Double(t[qr]) ?? Self.wordNumbers[String(t[qr])] ?? 1
@@ -264,7 +268,7 @@ public struct FindingsParser: Sendable {
     /// argues against conditions that do not last that long.
     func lasted(_ t: String) -> Double? {
         let units = Self.unitDays
-        let span = #"(\d+(?:\.\d+)?|"# + Self.numberWordAlternatives + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*(old|pregnant|gestation|postpartum|gone|along|ago|back|before|earlier))"#
+        let span = #"(\d+(?:\.\d+)?|"# + Self.numberWordAlternatives + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*("# + Self.notADuration + #"|ago|back|before|earlier))"#
         var longest: Double?
         for pattern in [#"\b(?:for|past|last|over|lasted|lasting|since)\s+(?:the\s+)?(?:past\s+|last\s+|about\s+|around\s+|almost\s+|nearly\s+|over\s+|a\s+good\s+)?"# + span,
                         span + #"\s+now\b"#] {

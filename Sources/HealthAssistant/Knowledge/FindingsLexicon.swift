@@ -10,6 +10,8 @@ public struct FindingsLexicon: Sendable {
     /// Words that end a short clause saying all is well ("breathing normally"): a cue after the finding.
     var reassurances: Set<String>
     var reassuranceMaxWords: Int
+    /// Words that turn a reassurance into a change ("faster than normal", "hardly feeding well").
+    var reassuranceBreakers: Set<String>
     /// Findings that hold their own cue ("not breathing"): the cues, and what must follow.
     var findingsWithCue: [(cues: Set<String>, after: CompiledPattern)]
     var historyDenial: CompiledPattern
@@ -17,8 +19,6 @@ public struct FindingsLexicon: Sendable {
     /// History names in file order, with their patterns.
     var history: [(name: String, pattern: CompiledPattern)]
     var sudden: CompiledPattern
-    /// Words that turn a reassurance into a change ("faster than normal", "hardly feeding well").
-    var reassuranceBreakers: Set<String> = []
     var gradual: CompiledPattern
     var severe: CompiledPattern
     var pregnant: CompiledPattern

@@ -168,10 +168,10 @@ struct KnowledgeLoader {
             anyNegationCue: try expand.compile(cues.map { #"\b"# + NSRegularExpression.escapedPattern(for: $0) + #"\b"# }, file: display(nfile), rule: nil, field: "cues"),
             pseudoNegations: try neg.strings("pseudo_negations") ?? [],
             reassurances: Set(try neg.strings("reassurances") ?? []), reassuranceMaxWords: Int(try neg.number("reassurance_max_words") ?? 0),
+            reassuranceBreakers: Set(try neg.strings("reassurance_breakers") ?? []),
             findingsWithCue: withCue,
             historyDenial: try pattern(neg, "history_denial", nfile), pregnancyDenial: try pattern(neg, "pregnancy_denial", nfile),
-            history: history, sudden: try pattern(fin, "sudden", ffile),
-            reassuranceBreakers: Set(try neg.strings("reassurance_breakers") ?? []), gradual: try pattern(fin, "gradual", ffile), severe: try pattern(fin, "severe", ffile),
+            history: history, sudden: try pattern(fin, "sudden", ffile), gradual: try pattern(fin, "gradual", ffile), severe: try pattern(fin, "severe", ffile),
             pregnant: try pattern(fin, "pregnant", ffile), measuredFever: (feverFrom, try fever.requiredString("says")),
             explicitDenial: ExplicitDenial(before: try pattern(denial, "before", nfile), notAfter: try pattern(denial, "not_after", nfile, anchored: true)))
     }

@@ -176,17 +176,21 @@ struct AskPipeline: Sendable {
         if knowledge.policy.concepts.wholeQuestion, !f.clauses.contains(where: \.negated) { rows.append(0); texts.append(f.text) }
         if embedded.isEmpty, f.clauses.count == 1, !f.clauses[0].negated { rows.append(0); texts.append(f.clauses[0].text) }
         for (k, i) in embedded.enumerated() where !f.clauses[i].negated && k + 1 < vectors.rows { rows.append(k + 1); texts.append(f.clauses[i].text) }
+        let policy = knowledge.policy
+        // Rows past `read` hold the whole question for words of suicide alone (`crisis_words`): they
+        // may sit in separate sentences, and it is scored in the same pass as the clauses.
+        let read = rows.count
+        if !policy.concepts.crisisWordIDs.isEmpty, !rows.contains(0) { rows.append(0); texts.append(f.text) }
         var picked = Matrix(rows: rows.count, cols: vectors.cols)
         for (r, row) in rows.enumerated() { for j in 0..<vectors.cols { picked[r, j] = vectors[row, j] } }
         // A clause saying something went away ("stopped bleeding after 5 minutes") is not a concept
         // none of whose exemplars says so (heavy bleeding); crisis concepts are never turned round.
         // Such clauses are read apart, so another clause can still raise the concept.
-        let policy = knowledge.policy
         let gone = texts.map { ConditionFlagFinder.saysGone($0, policy: policy) }
         let detector = ConceptDetector(policy: policy.concepts)
         let scores = detector.scores(vectors: picked, model: model)
-        var found = detector.evidence(texts: texts, scores: scores, model: model, rows: { !gone[$0] })
-        for e in detector.evidence(texts: texts, scores: scores, model: model, rows: { gone[$0] }) where !found.contains(where: { $0.id == e.id }) {
+        var found = detector.evidence(texts: texts, scores: scores, model: model, rows: { $0 < read && !gone[$0] })
+        for e in detector.evidence(texts: texts, scores: scores, model: model, rows: { $0 < read && gone[$0] }) where !found.contains(where: { $0.id == e.id }) {
             guard let concept = model.concepts.first(where: { $0.id == e.id }) else { continue }
             if e.crisis || concept.exemplars.contains(where: { ConditionFlagFinder.saysGone($0, policy: policy) }) { found.append(e) }
         }
@@ -195,19 +199,14 @@ struct AskPipeline: Sendable {
         // at a lower bar. Either signal alone is too weak ("no thoughts of harming myself" ranks the
         // condition; a cut finger's "cut is closed up" sits near the self-harm exemplars).
         if !found.contains(where: \.crisis), conditionFlags.crisisCondition(f, ranked: ranked, withinTop: policy.crisisConceptWithinTop, needsMatch: false) != nil {
-            found += detector.evidence(texts: texts, scores: scores, model: model, minSimilarity: policy.crisisConceptMinSimilarity).filter(\.crisis)
+            found += detector.evidence(texts: texts, scores: scores, model: model, rows: { $0 < read },
+                                       minSimilarity: policy.crisisConceptMinSimilarity).filter(\.crisis)
         }
         // Words of suicide at their own bar (`crisis_words`), on every positive clause and on the
-        // whole question (they may sit in separate sentences), denials and all: the near misses
-        // hold the denials ("no thoughts of harming myself"), and the margin keeps them out.
+        // whole question, denials and all: the near misses hold the denials ("no thoughts of
+        // harming myself"), and the margin keeps them out.
         if !found.contains(where: \.crisis), !policy.concepts.crisisWordIDs.isEmpty {
-            var crisisScores = scores
-            if !rows.contains(0) {
-                var question = Matrix(rows: 1, cols: vectors.cols)
-                for j in 0..<vectors.cols { question[0, j] = vectors[0, j] }
-                crisisScores += detector.scores(vectors: question, model: model).map { (row: texts.count, score: $0.score) }
-            }
-            found += detector.evidence(texts: texts + [f.text], scores: crisisScores, model: model,
+            found += detector.evidence(texts: texts, scores: scores, model: model,
                                        minSimilarity: policy.concepts.crisisMinSimilarity, margin: policy.concepts.crisisMargin)
                 .filter { policy.concepts.crisisWordIDs.contains($0.id) }
         }
