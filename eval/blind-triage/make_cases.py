@@ -53,3 +53,12 @@ if os.path.isdir(os.path.join(here, 'dev3')):
     assert not set(level3) & set(level), 'dev3 scenario ids must be new'
     writers = os.path.join('dev3', 'messages')
     assemble(writers, 'dev3-cases.jsonl', level3, {i: 'dev' for i in level3})
+# A fourth dev batch (dev4/), written the same way as dev3 on 2026-11-24: 140 new scenarios by a
+# blind helper who read only the earlier scenario lists (to avoid repeating them), then four
+# writers (someone with health anxiety, a formal older adult, a Polish speaker writing English, a
+# busy person texting) wrote one message each. All dev.
+if os.path.isdir(os.path.join(here, 'dev4')):
+    scen4 = [json.loads(l) for l in open(os.path.join(here, 'dev4', 'scenarios.jsonl')) if l.strip()]
+    level4 = {s['id']: s['level'] for s in scen4}
+    assert not set(level4) & (set(level) | set(level3)), 'dev4 scenario ids must be new'
+    assemble(os.path.join('dev4', 'messages'), 'dev4-cases.jsonl', level4, {i: 'dev' for i in level4})
