@@ -95,6 +95,22 @@ struct FindingsParserTests {
         #expect(parser.parse("cough for 3 weeks").durationDays == 21)
     }
 
+    /// A pregnancy said by its weeks alone ("I'm 29 weeks") is pregnant and no duration; weeks
+    /// since something ("6 weeks post op"), a baby's weeks or a time past are not a pregnancy.
+    @Test func weeksAloneCanBeAPregnancy() {
+        for text in ["I'm 29 weeks and getting tightenings every 5 minutes", "my wife is 37 weeks, her waters went",
+                     "she's 34 weeks and her face is puffy", "im 29+3 and bleeding"] {
+            let f = parser.parse(text)
+            #expect(f.pregnant && f.durationDays == nil && f.lastedDays == nil, "\(text)")
+        }
+        for text in ["I'm 6 weeks post op and the wound is red", "she's 6 weeks and has a fever", "I'm 2 weeks into antibiotics",
+                     "I'm 3 weeks late", "he is 30 weeks", "my baby is 8 weeks old"] {
+            #expect(!parser.parse(text).pregnant, "\(text)")
+        }
+        #expect(parser.parse("I'm 29 weeks and the pain has been there for 2 days").durationDays == 2)
+        #expect(parser.parse("tightenings every 5 minutes").durationDays == nil)
+    }
+
     /// A decimal point does not end a sentence, and a measured fever is said as a finding too.
     @Test func aMeasuredFeverIsAFinding() {
         let f = parser.parse("temp 38.3 and shivering")

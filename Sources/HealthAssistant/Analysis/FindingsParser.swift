@@ -19,10 +19,13 @@ public struct FindingsParser: Sendable {
         var f = Findings(text: TextFolding.ascii(raw), clauses: clauses(lower))
         f.ageYears = age(lower)
         f.sex = sex(lower)
-        f.pregnant = lexicon.pregnant.matches(lower) && !lexicon.pregnancyDenial.matches(lower)
+        let gestation = lexicon.pregnancyWeeks.ranges(in: lower)
+        f.pregnant = (!gestation.isEmpty || lexicon.pregnant.matches(lower)) && !lexicon.pregnancyDenial.matches(lower)
         if f.pregnant { f.sex = .female }
-        f.durationDays = duration(lower)
-        f.lastedDays = lasted(lower)
+        // "I'm 29 weeks" is how far along a pregnancy is, not how long a trouble has lasted.
+        let timed = gestation.reversed().reduce(lower) { $0.replacingCharacters(in: $1, with: "pregnant") }
+        f.durationDays = duration(timed)
+        f.lastedDays = lasted(timed)
         f.suddenOnset = lexicon.sudden.matches(lower)
         f.gradualOnset = lexicon.gradual.matches(lower)
         f.severe = lexicon.severe.matches(lower)
@@ -246,7 +249,8 @@ public struct FindingsParser: Sendable {
 
     func duration(_ t: String) -> Double? {
         let units = Self.unitDays
-        let pattern = #"(?:for|past|last|about|over|since)?\s*(?:the\s+)?(\d+(?:\.\d+)?|"# + Self.numberWordAlternatives + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*("# + Self.notADuration + #"))"#
+        // "every 5 minutes" is how often, not how long.
+        let pattern = #"(?:for|past|last|about|over|since)?\s*(?:the\s+)?(?<!every\s)(\d+(?:\.\d+)?|"# + Self.numberWordAlternatives + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*("# + Self.notADuration + #"))"#
         if let m = CompiledPatterns.shared.regex(pattern).firstMatch(in: t, range: NSRange(t.startIndex..., in: t)),
            let qr = Range(m.range(at: 1), in: t), let ur = Range(m.range(at: 2), in: t) {
             let q = Double(t[qr]) ?? Self.wordNumbers[String(t[qr])] ?? 1

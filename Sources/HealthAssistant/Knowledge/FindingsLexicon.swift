@@ -22,6 +22,9 @@ public struct FindingsLexicon: Sendable {
     var gradual: CompiledPattern
     var severe: CompiledPattern
     var pregnant: CompiledPattern
+    /// A pregnancy said by its weeks alone ("I'm 29 weeks", "my wife is 37 weeks"): pregnant, and
+    /// those weeks are no duration.
+    var pregnancyWeeks: CompiledPattern
     /// A measured temperature from this many °C is also said as a finding, in these words.
     var measuredFever: (atLeastC: Double, says: String)
     var explicitDenial: ExplicitDenial

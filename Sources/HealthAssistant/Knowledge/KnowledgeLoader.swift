@@ -147,7 +147,7 @@ struct KnowledgeLoader {
             withCue.append((Set(its), try expand.compile(try m.strings("after") ?? [], file: display(nfile), rule: nil, field: m.field("after"), anchored: true)))
         }
         let fin = try StrictMapping(try yaml(ffile), file: display(ffile), path: "")
-        try fin.rejectUnknownKeys(["history", "sudden", "gradual", "severe", "pregnant", "measured_fever"])
+        try fin.rejectUnknownKeys(["history", "sudden", "gradual", "severe", "pregnant", "pregnancy_weeks", "measured_fever"])
         guard let historyMap = try fin.mapping("history") else { throw fin.error("history", "missing", fix: "restore it from git") }
         var history: [(name: String, pattern: CompiledPattern)] = []
         for name in historyMap.values.keys.sorted() {
@@ -172,7 +172,7 @@ struct KnowledgeLoader {
             findingsWithCue: withCue,
             historyDenial: try pattern(neg, "history_denial", nfile), pregnancyDenial: try pattern(neg, "pregnancy_denial", nfile),
             history: history, sudden: try pattern(fin, "sudden", ffile), gradual: try pattern(fin, "gradual", ffile), severe: try pattern(fin, "severe", ffile),
-            pregnant: try pattern(fin, "pregnant", ffile), measuredFever: (feverFrom, try fever.requiredString("says")),
+            pregnant: try pattern(fin, "pregnant", ffile), pregnancyWeeks: try pattern(fin, "pregnancy_weeks", ffile), measuredFever: (feverFrom, try fever.requiredString("says")),
             explicitDenial: ExplicitDenial(before: try pattern(denial, "before", nfile), notAfter: try pattern(denial, "not_after", nfile, anchored: true)))
     }
 

@@ -142,7 +142,9 @@ struct AskPipeline: Sendable {
             e.readClauses = hit.clauses
             return e
         }
-        evidence += conditionFlags.lexicalFlags(f, candidates: ranked.prefix(knowledge.policy.conditionFlagCandidates).map(\.profile), lexicon: lexicon)
+        let leading = ranked.prefix(knowledge.policy.conditionFlagCandidates)
+        evidence += conditionFlags.lexicalFlags(f, candidates: leading.map(\.profile),
+                                                matched: Dictionary(leading.map { ($0.profile.id, $0.matched) }, uniquingKeysWith: { a, _ in a }), lexicon: lexicon)
         var seen = Set<String>()
         evidence = evidence.filter { seen.insert($0.flag.lowercased()).inserted }
         if crisisFromRanking, !evidence.contains(where: \.crisis), let crisis = conditionFlags.crisisCondition(f, ranked: ranked) { evidence.insert(crisis, at: 0) }

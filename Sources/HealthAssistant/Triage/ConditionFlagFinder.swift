@@ -17,7 +17,9 @@ struct ConditionFlagFinder: Sendable {
     /// croup, not in a teething baby.
     /// A one-word wording still counts when few conditions use the word (`single_word_max_conditions`
     /// over `lexicon`): "chemo" says which finding it is.
-    func lexicalFlags(_ f: Findings, candidates: [ConditionProfile], lexicon: SymptomLexicon? = nil) -> [TriageEvidence] {
+    /// `matched`: per candidate id, the findings the analyser matched (by meaning too): they show
+    /// the condition around a lone finding, though the flag's own finding must still be in the words.
+    func lexicalFlags(_ f: Findings, candidates: [ConditionProfile], matched: [String: [String]] = [:], lexicon: SymptomLexicon? = nil) -> [TriageEvidence] {
         let positive = f.positive
         let clauseStems = positive.map { Set(TextMatch.stems($0)) }
         let allStems = clauseStems.reduce(into: Set<String>()) { $0.formUnion($1) }
@@ -32,7 +34,9 @@ struct ConditionFlagFinder: Sendable {
             let structured = condition.redFlags.contains(where: \.isStructured)
             for s in condition.symptoms where structured {
                 for (v, stems) in s.variantStems.enumerated() where !stems.isEmpty && stems.allSatisfy(allStems.contains) {
-                    guard let c = spans.firstIndex(where: { cs in stems.allSatisfy(cs.contains) }) else { continue }
+                    guard var c = spans.firstIndex(where: { cs in stems.allSatisfy(cs.contains) }) else { continue }
+                    // Cite the clause that holds the words: the next one when this one holds none.
+                    if !stems.contains(where: clauseStems[c].contains), c + 1 < clauseStems.count { c += 1 }
                     loose.insert(s.name)
                     if v == 0 || stems.count >= policy.conditionFlagMinWords
                         || stems.count == 1 && lexicon?.isSpecific(stems[0], limit: policy.conditionFlagSingleWordMaxConditions) == true {
@@ -51,8 +55,9 @@ struct ConditionFlagFinder: Sendable {
                     let lone = Set(flag.all).count + (flag.any.isEmpty ? 0 : 1) < 2
                     let metByKey = (all.compactMap { $0 }.isEmpty ? flag.any.filter { strict[$0] != nil } : flag.all)
                         .contains { name in condition.symptoms.contains { $0.name == name && $0.weight == "key" } }
+                    let context = loose.union(matched[condition.id] ?? [])
                     if policy.loneFindingNeedsContext, lone, !(policy.loneKeyFindingStands && metByKey),
-                       !loose.contains(where: { !own.contains($0) }) { continue }
+                       !context.contains(where: { !own.contains($0) }) { continue }
                     let clause = (all.compactMap { $0 } + any).first.map { positive[$0] } ?? positive.first ?? f.text
                     hits.append(evidence(.conditionFlag, flag, condition, clause: clause))
                 } else {
