@@ -79,6 +79,8 @@ struct FindingsParserTests {
         // A change from normal is a finding: "faster than normal", "hardly feeding well".
         #expect(parser.parse("tummy pain and breathing faster than normal").negative.isEmpty)
         #expect(parser.parse("a cough and is hardly feeding well").negative.isEmpty)
+        // Texting's "n" is "and".
+        #expect(parser.parse("red stuff in nappy. feeding well n wet nappies normal").negative == ["feeding well", "wet nappies normal"])
     }
 
     /// "no poo or wind for 3 days" is nothing coming out (a blocked bowel), not a denial; "no blood in
@@ -109,6 +111,27 @@ struct FindingsParserTests {
         }
         #expect(parser.parse("I'm 29 weeks and the pain has been there for 2 days").durationDays == 2)
         #expect(parser.parse("tightenings every 5 minutes").durationDays == nil)
+    }
+
+    /// A clause that only asks about or fears a name is set aside when another clause says what
+    /// the person has; alone, or with more words after the cue, it is read.
+    @Test func onlyAskingIsSetAside() {
+        let f = parser.parse("my eyelid twitches for a week, could it be a seizure?")
+        #expect(f.asked == ["could it be a seizure?"] || f.asked == ["could it be a seizure"], "\(f.asked)")
+        #expect(f.positive.count == 1)
+        #expect(parser.parse("burning in my upper tummy and sweating. is it just indigestion?").asked.count == 1)
+        #expect(parser.parse("I'm scared it's meningitis, mild headache since this morning").asked.count == 1)
+        #expect(parser.parse("is it a stroke?").asked.isEmpty)
+        #expect(parser.parse("his face dropped, is it normal for the face to droop on one side after a nap").asked.isEmpty)
+    }
+
+    /// "had our baby 4 days ago" is a birth, not a baby's age; a baby's own age still counts.
+    @Test func aRecentBirthIsNoBabysAge() {
+        let f = parser.parse("my wife had our baby 4 days ago and has a bad headache")
+        #expect(f.postpartum && f.ageYears == nil && f.sex == .female && !f.pregnant)
+        let baby = parser.parse("my baby is 4 days old and has a fever")
+        #expect(!baby.postpartum && (baby.ageYears ?? 1) < 0.05)
+        #expect(parser.parse("I gave birth last week and my calf is swollen").postpartum)
     }
 
     /// A decimal point does not end a sentence, and a measured fever is said as a finding too.

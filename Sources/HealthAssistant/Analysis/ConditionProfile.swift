@@ -152,8 +152,10 @@ public struct ConditionProfile: Sendable, Codable, Equatable {
             p -= (group == "infant" || ages == ["infant"]) ? w.infantAgeMismatch : w.ageMismatch
         }
         if let s = findings.sex, sex != "any", sex != s.rawValue { p -= w.sexMismatch }
-        if findings.pregnant, sex == "female", path.contains("pregnan") || system == "pregnancy" { p += w.pregnancyMatch }
-        if !findings.pregnant, system == "pregnancy" { p -= w.pregnancyConditionNotPregnant }
+        // In the weeks after a birth, pregnancy's conditions (pre-eclampsia, bleeding, infection) still apply.
+        let pregnancyApplies = findings.pregnant || findings.postpartum
+        if pregnancyApplies, sex == "female", path.contains("pregnan") || system == "pregnancy" { p += w.pregnancyMatch }
+        if !pregnancyApplies, system == "pregnancy" { p -= w.pregnancyConditionNotPregnant }
         if courseArguesAgainst(findings, w) { p -= w.courseMismatch }
         return p
     }

@@ -27,6 +27,8 @@ public struct Findings: Sendable, Equatable {
     public var ageYears: Double?
     public var sex: Sex?
     public var pregnant = false
+    /// Has recently given birth: pregnancy's conditions still apply.
+    public var postpartum = false
     public var durationDays: Double?
     /// How long the trouble has lasted, from explicit spans only (see `FindingsParser.lasted`).
     public var lastedDays: Double?
@@ -36,6 +38,8 @@ public struct Findings: Sendable, Equatable {
     public var severe = false
     public var vitals = Vitals()
     public var history: [String] = []
+    /// Clauses set aside because they only ask about or fear a name ("could it be a seizure?").
+    public var asked: [String] = []
 
     public var positive: [String] { clauses.filter { !$0.negated }.map(\.text) }
     public var negative: [String] { clauses.filter(\.negated).map(\.text) }

@@ -17,11 +17,15 @@ public struct FindingsParser: Sendable {
         let text = TextFolding.ascii(raw).replacingOccurrences(of: "\n", with: ". ")
         let lower = text.lowercased()
         var f = Findings(text: TextFolding.ascii(raw), clauses: clauses(lower))
-        f.ageYears = age(lower)
+        setAsideQuestions(&f)
+        let birth = lexicon.postpartum.ranges(in: lower)
+        // "had our baby 4 days ago" says who gave birth, not a baby's age.
+        f.ageYears = age(birth.reversed().reduce(lower) { $0.replacingCharacters(in: $1, with: "gave birth") })
         f.sex = sex(lower)
+        f.postpartum = !birth.isEmpty
         let gestation = lexicon.pregnancyWeeks.ranges(in: lower)
         f.pregnant = (!gestation.isEmpty || lexicon.pregnant.matches(lower)) && !lexicon.pregnancyDenial.matches(lower)
-        if f.pregnant { f.sex = .female }
+        if f.pregnant || f.postpartum { f.sex = .female }
         // "I'm 29 weeks" is how far along a pregnancy is, not how long a trouble has lasted.
         let timed = gestation.reversed().reduce(lower) { $0.replacingCharacters(in: $1, with: "pregnant") }
         f.durationDays = duration(timed)
@@ -40,6 +44,27 @@ public struct FindingsParser: Sendable {
     }
 
     // MARK: clauses and negation
+
+    /// Clauses that only ask about or fear a name ("could it be a seizure?", "I'm scared it's
+    /// meningitis", "is it just indigestion?") tell nothing about the person and are set aside, as
+    /// long as another positive clause says what they have (negation.yaml `asking`). Neither red
+    /// flags nor the ranking read them: the name feared is as often wrong in a worried message as
+    /// the name hoped for is in a brave one (dev4: "is it just indigestion?" ranked indigestion
+    /// above a heart attack). Words of suicide are read in the whole question regardless.
+    func setAsideQuestions(_ f: inout Findings) {
+        let asked = Set(f.clauses.indices.filter { !f.clauses[$0].negated && onlyAsks(f.clauses[$0].text) })
+        guard !asked.isEmpty, f.clauses.indices.contains(where: { !f.clauses[$0].negated && !asked.contains($0) }) else { return }
+        f.asked = asked.sorted().map { f.clauses[$0].text }
+        f.clauses = f.clauses.indices.filter { !asked.contains($0) }.map { f.clauses[$0] }
+    }
+
+    func onlyAsks(_ clause: String) -> Bool {
+        let text = clause.trimmingCharacters(in: CharacterSet.punctuationCharacters.union(.whitespaces))
+        let limit = lexicon.asking.maxWordsAfter
+        if let r = lexicon.asking.endings.ranges(in: text).first { return text[..<r.lowerBound].split(separator: " ").count <= limit }
+        guard let r = lexicon.asking.cues.ranges(in: text).first else { return false }
+        return text[r.upperBound...].split(separator: " ").count <= limit
+    }
 
     func clauses(_ text: String) -> [Findings.Clause] {
         var out: [Findings.Clause] = []
@@ -170,7 +195,9 @@ public struct FindingsParser: Sendable {
     }
 
     func splitList(_ clause: String) -> [String] {
-        clause.components(separatedBy: " and ").flatMap { $0.components(separatedBy: " or ") }
+        // Texting writes "and" as "n" or "&".
+        clause.components(separatedBy: " and ").flatMap { $0.components(separatedBy: " n ") }.flatMap { $0.components(separatedBy: " & ") }
+            .flatMap { $0.components(separatedBy: " or ") }
             .flatMap { $0.components(separatedBy: " with ") }
             .flatMap { $0.components(separatedBy: " plus ") }
             .map { $0.trimmingCharacters(in: .whitespaces) }

@@ -25,9 +25,14 @@ public struct FindingsLexicon: Sendable {
     /// A pregnancy said by its weeks alone ("I'm 29 weeks", "my wife is 37 weeks"): pregnant, and
     /// those weeks are no duration.
     var pregnancyWeeks: CompiledPattern
+    /// Recently given birth ("had our baby 4 days ago"): the "baby" is no age of the person.
+    var postpartum: CompiledPattern
     /// A measured temperature from this many °C is also said as a finding, in these words.
     var measuredFever: (atLeastC: Double, says: String)
     var explicitDenial: ExplicitDenial
+    /// A clause that only asks about or fears a name ("could it be a seizure?"): its cues at the
+    /// start, its endings, and how many words may follow a cue.
+    var asking: (cues: CompiledPattern, endings: CompiledPattern, maxWordsAfter: Int)
 
     public var historyNames: [String] { history.map(\.name) }
 }

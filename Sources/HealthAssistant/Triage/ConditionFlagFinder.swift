@@ -122,7 +122,7 @@ struct ConditionFlagFinder: Sendable {
         case "infant-under-3-months": return (f.ageYears ?? 99) < 0.25
         case "child": return (f.ageYears ?? 99) < 16
         case "older-adult": return (f.ageYears ?? 0) >= 65
-        case "pregnant": return f.pregnant
+        case "pregnant": return f.pregnant || f.postpartum  // pre-eclampsia and bleeding run on after the birth
         case "on-anticoagulants": return f.history.contains("on blood thinners")
         case "immunosuppressed": return f.history.contains("weakened immunity")
         default: return true
