@@ -134,6 +134,15 @@ struct FindingsParserTests {
         #expect(parser.parse("I gave birth last week and my calf is swollen").postpartum)
     }
 
+    /// "nothing" denies when it opens the clause, and is the finding when nothing comes out or helps.
+    @Test func nothingDeniesOnlyAtTheStart() {
+        #expect(parser.parse("nothing chemical has gone in it").negative == ["chemical has gone in it"])
+        #expect(parser.parse("he does not respond to nothing and is not breathing normal").negative.isEmpty)
+        #expect(parser.parse("nothing has come out into the bag for 12 hours").negative.isEmpty)
+        #expect(parser.parse("nothing stays down").negative.isEmpty)
+        #expect(parser.parse("she can see perfectly well").negative == ["she can see perfectly well"])
+    }
+
     /// A decimal point does not end a sentence, and a measured fever is said as a finding too.
     @Test func aMeasuredFeverIsAFinding() {
         let f = parser.parse("temp 38.3 and shivering")

@@ -180,6 +180,8 @@ public struct FindingsParser: Sendable {
             for r in pattern.ranges(in: clause) {
                 guard best == nil || r.lowerBound < best!.lowerBound || (r.lowerBound == best!.lowerBound && r.upperBound > best!.upperBound)
                 else { continue }
+                // "nothing" denies only at the start: "he does not respond to nothing" does not.
+                if lexicon.leadingOnly.cues.contains(cue), !lexicon.leadingOnly.before.matches(String(clause[..<r.lowerBound])) { continue }
                 let tail = clause[r.upperBound...].trimmingCharacters(in: .whitespaces)
                 // "no longer", "not sure", "not only", "never mind", "not getting better": not a
                 // denial of a symptom.

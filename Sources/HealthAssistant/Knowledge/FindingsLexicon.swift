@@ -30,6 +30,8 @@ public struct FindingsLexicon: Sendable {
     /// A measured temperature from this many °C is also said as a finding, in these words.
     var measuredFever: (atLeastC: Double, says: String)
     var explicitDenial: ExplicitDenial
+    /// Cues that deny only when they open the clause: the cues, and what may stand before them.
+    var leadingOnly: (cues: Set<String>, before: CompiledPattern)
     /// A clause that only asks about or fears a name ("could it be a seizure?"): its cues at the
     /// start, its endings, and how many words may follow a cue.
     var asking: (cues: CompiledPattern, endings: CompiledPattern, maxWordsAfter: Int)

@@ -132,7 +132,7 @@ struct KnowledgeLoader {
         let nfile = "negation.yaml", ffile = "findings.yaml"
         let neg = try StrictMapping(try yaml(nfile), file: display(nfile), path: "")
         try neg.rejectUnknownKeys(["cues", "pseudo_negations", "findings_with_cue", "history_denial", "pregnancy_denial", "reassurances",
-                                   "reassurance_max_words", "reassurance_breakers", "explicit_denial", "asking"])
+                                   "reassurance_max_words", "reassurance_breakers", "explicit_denial", "asking", "leading_only"])
         let cues = try neg.strings("cues") ?? []
         if cues.isEmpty { throw neg.error("cues", "no negation cues", fix: "list the words that deny a symptom") }
         let cuePatterns = try cues.map { cue in
@@ -163,6 +163,10 @@ struct KnowledgeLoader {
         guard (37.0...41.0).contains(feverFrom) else { throw fever.error("at_least_c", "\(feverFrom) °C is not a fever threshold", fix: "use a value from 37 to 41") }
         guard let denial = try neg.mapping("explicit_denial") else { throw neg.error("explicit_denial", "missing", fix: "restore it from git") }
         try denial.rejectUnknownKeys(["before", "not_after"])
+        guard let leading = try neg.mapping("leading_only") else { throw neg.error("leading_only", "missing", fix: "restore it from git") }
+        try leading.rejectUnknownKeys(["cues", "before"])
+        let leadingCues = Set(try leading.strings("cues") ?? [])
+        for c in leadingCues where !cues.contains(c) { throw leading.error("cues", "'\(c)' is not one of the cues", fix: "add it to cues or remove it here") }
         guard let asking = try neg.mapping("asking") else { throw neg.error("asking", "missing", fix: "restore it from git") }
         try asking.rejectUnknownKeys(["cues", "endings", "max_words_after"])
         return FindingsLexicon(
@@ -176,6 +180,7 @@ struct KnowledgeLoader {
             history: history, sudden: try pattern(fin, "sudden", ffile), gradual: try pattern(fin, "gradual", ffile), severe: try pattern(fin, "severe", ffile),
             pregnant: try pattern(fin, "pregnant", ffile), pregnancyWeeks: try pattern(fin, "pregnancy_weeks", ffile), postpartum: try pattern(fin, "postpartum", ffile), measuredFever: (feverFrom, try fever.requiredString("says")),
             explicitDenial: ExplicitDenial(before: try pattern(denial, "before", nfile), notAfter: try pattern(denial, "not_after", nfile, anchored: true)),
+            leadingOnly: (leadingCues, try pattern(leading, "before", nfile, anchored: true)),
             asking: (try pattern(asking, "cues", nfile), try pattern(asking, "endings", nfile), Int(try asking.requiredNumber("max_words_after"))))
     }
 
