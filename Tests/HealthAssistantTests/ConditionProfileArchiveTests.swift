@@ -31,6 +31,7 @@ struct ConditionProfileArchiveTests {
         let stored = try #require(ConditionProfileArchive.load(from: store, fingerprint: fingerprint))
         #expect(stored == first)
         #expect(stored.flatMap(\.symptoms).contains { $0.flagOnly } && stored.contains { $0.course == "weeks" })
+        #expect(stored.first { $0.id == "haemorrhoids" }?.against.map(\.name) == ["unexplained weight loss"])
     }
 
     /// The lexicon stored with the profiles is the one built from them.
@@ -42,6 +43,8 @@ struct ConditionProfileArchiveTests {
         let built = SymptomLexicon(profiles: stored.profiles)
         #expect(stored.lexicon == built && first.lexicon == built)
         #expect(!built.postings.isEmpty && !built.nameVocabulary.isEmpty)
+        let against = SymptomLexicon(profiles: stored.profiles, findings: \.against)
+        #expect(stored.againstLexicon == against && first.againstLexicon == against && !against.variants.isEmpty)
         // A variant index beyond the variants is refused, not stored for a question to trip on.
         let good = ConditionProfileArchive.encode(stored.profiles)
         let bad = SymptomLexicon(variants: built.variants, postings: built.postings.mapValues { $0 + [Int32(built.variants.count)] },
@@ -112,6 +115,7 @@ name: Haemorrhoids
 aliases: [piles]
 triage: routine
 duration: weeks
+against: [unexplained weight loss]
 symptoms:
   - {name: bright red blood after a poo, weight: key, lay: [blood on the toilet paper]}
   - {name: itchy bottom, weight: typical}

@@ -163,6 +163,7 @@ public struct CompleteAnalyzer: Analyzer {
         let questionFit = weights.questionFit != 0 ? self.questionFit(Self.affirmedVector(input)) : [Double](repeating: 0, count: profiles.count)
         let topDense = input.dense.values.max() ?? 0
         let clauseFit = Self.relativeToBest(clauseNearest.map { Double($0.reduce(0, +)) / Double(positiveCount) })
+        let against = input.reportedAgainst()
         return profiles.enumerated().compactMap { ci, p -> RankedCondition? in
             var matched: [String] = [], missing: [String] = [], contradicted: [String] = []
             var keyTotal = 0.0, keyHit = 0.0, weightHit = 0.0, weightTotal = 0.0, denied = 0.0
@@ -188,9 +189,10 @@ public struct CompleteAnalyzer: Analyzer {
             guard !matched.isEmpty || retrieval > 0.2 || dense > -0.05 else { return nil }
             let w = weights
             let score = w.explained * explained + w.keyCoverage * keyCoverage + w.symptomCoverage * (weightTotal > 0 ? weightHit / weightTotal : 0)
-                + w.retrieval * retrieval + w.dense * dense - w.denied * denied + w.prior * p.prior(for: f, input.priors)
+                + w.retrieval * retrieval + w.dense * dense - w.denied * denied + w.prior * p.prior(for: f, input.priors, reportedAgainst: against[p.path]?.count ?? 0)
                 + (p.triage == .emergency ? w.cantMiss * keyCoverage : 0) + w.questionFit * questionFit[ci] + w.clauseFit * clauseFit[ci]
             return RankedCondition(profile: p, score: score, keyCoverage: keyCoverage, matched: matched, missing: missing, contradicted: contradicted,
+                                   arguedAgainst: against[p.path] ?? [],
                                    supportingClauses: clauseBest[ci].filter { $0 > 0 }.count,
                                    supportingClauseTexts: clauses.indices.filter { clauseBest[ci][$0] > 0 && !clauses[$0].derived }.map { clauses[$0].text })
         }.sorted { $0.score > $1.score }

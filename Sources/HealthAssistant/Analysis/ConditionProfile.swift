@@ -58,6 +58,11 @@ public struct ConditionProfile: Sendable, Codable, Equatable {
     public var course: String?
     /// How fast it comes on (schema v2 `onset`: sudden, hours, days, weeks, months), if stated.
     public var onset: String?
+    /// Findings whose presence argues against it (schema v2 `against`: hay fever has no fever), each
+    /// with the wordings the library uses for that finding elsewhere (`FindingVocabulary`), so a
+    /// clause saying "high temperature" reports "fever". Ranking reads them (`againstCounts`);
+    /// triage never does.
+    public var against: [Symptom] = []
 
     /// A warning sign of this condition, with its own level. Schema v1 flags are free text at the
     /// file's level (emergency in an emergency file, else urgent) and fire when one clause holds
@@ -79,23 +84,27 @@ public struct ConditionProfile: Sendable, Codable, Equatable {
         try loadWithLexicon(from: store, symptomWeights: symptomWeights).profiles
     }
 
-    /// The profiles and their `SymptomLexicon`, both from the stored archive when it is current.
-    static func loadWithLexicon(from store: SQLiteStore, symptomWeights: [String: Double]) throws -> (profiles: [ConditionProfile], lexicon: SymptomLexicon) {
+    /// The profiles, their `SymptomLexicon` and the lexicon of their `against` findings, all from
+    /// the stored archive when it is current.
+    static func loadWithLexicon(from store: SQLiteStore, symptomWeights: [String: Double]) throws -> ConditionProfileArchive.Archive {
         let corpus = try store.corpusFingerprint()
         let fingerprint = ConditionProfileArchive.fingerprint(corpus: corpus, symptomWeights: symptomWeights)
         if let stored = ConditionProfileArchive.loadWithLexicon(from: store, fingerprint: fingerprint) { return stored }
         let (rows, readFrom) = try store.documentsWithFingerprint(kind: "condition")
         let profiles = derive(from: rows, symptomWeights: symptomWeights)
-        let lexicon = SymptomLexicon(profiles: profiles)
+        let lexicon = SymptomLexicon(profiles: profiles), againstLexicon = SymptomLexicon(profiles: profiles, findings: \.against)
         // Stored only if derived from the corpus the fingerprint names (an index run may have changed
         // it in between); a read-only index still answers, deriving the profiles each time.
-        if readFrom == corpus { try? ConditionProfileArchive.save(profiles, lexicon: lexicon, to: store, fingerprint: fingerprint) }
-        return (profiles, lexicon)
+        if readFrom == corpus {
+            try? ConditionProfileArchive.save(profiles, lexicon: lexicon, againstLexicon: againstLexicon, to: store, fingerprint: fingerprint)
+        }
+        return (profiles, lexicon, againstLexicon)
     }
 
     /// Parses each condition's front matter (JSON in the index) into a profile.
     static func derive(from rows: [SQLiteStore.DocumentRow], symptomWeights: [String: Double]) -> [ConditionProfile] {
-        rows.compactMap { row in
+        var againstNames: [[String]] = []
+        var profiles = rows.compactMap { row -> ConditionProfile? in
             guard let json = try? JSONSerialization.jsonObject(with: Data(row.frontMatterJSON.utf8)) as? [String: Any] else { return nil }
             func list(_ key: String) -> [String] { (json[key] as? [Any] ?? []).map { "\($0)" } }
             let symptoms = (json["symptoms"] as? [Any] ?? []).compactMap { item -> Symptom? in
@@ -128,8 +137,14 @@ public struct ConditionProfile: Sendable, Codable, Equatable {
             }
             profile.course = json["duration"] as? String
             profile.onset = json["onset"] as? String
+            againstNames.append(list("against"))
             return profile
         }
+        // `against` names findings in words the library uses for symptoms elsewhere ("fever"): each
+        // is resolved against the whole library's wordings, so every profile is read first.
+        let vocabulary = FindingVocabulary(profiles: profiles, names: againstNames.flatMap { $0 })
+        for i in profiles.indices { profiles[i].against = againstNames[i].map { vocabulary.finding($0, arguingAgainst: profiles[i]) } }
+        return profiles
     }
 
     /// The age groups a condition is seen in: v1 lists them, v2 gives a numeric range in years.
@@ -145,7 +160,9 @@ public struct ConditionProfile: Sendable, Codable, Equatable {
 
     /// Prior from prevalence and fit with age and sex (log-odds-like additive terms; the values
     /// are `priors` in rules/weights.yaml).
-    func prior(for findings: Findings, _ w: AnalysisWeights.Priors) -> Double {
+    /// `reportedAgainst`: how many of its `against` findings the person reports (see
+    /// `AnalysisInput.reportedAgainst`, which counts none for a condition that `againstCounts` spares).
+    func prior(for findings: Findings, _ w: AnalysisWeights.Priors, reportedAgainst: Int = 0) -> Double {
         var p = prevalence == "common" ? w.common : prevalence == "rare" ? w.rare : 0
         if let group = findings.ageGroup, !ages.contains("any"), !ages.isEmpty, !ages.contains(group) {
             // Neighbouring groups are a mild mismatch; "adult" condition in a child is a stronger one.
@@ -157,8 +174,16 @@ public struct ConditionProfile: Sendable, Codable, Equatable {
         if pregnancyApplies, sex == "female", path.contains("pregnan") || system == "pregnancy" { p += w.pregnancyMatch }
         if !pregnancyApplies, system == "pregnancy" { p -= w.pregnancyConditionNotPregnant }
         if courseArguesAgainst(findings, w) { p -= w.courseMismatch }
+        p -= w.againstFinding * Double(reportedAgainst)
         return p
     }
+
+    /// Whether a reported `against` finding lowers it in the ranking: never for an emergency or
+    /// can't-miss condition, which a finding that usually argues against it must not push down
+    /// (epiglottitis with a barking cough is still epiglottitis until ruled out), so the penalty
+    /// cannot move one out of the places triage reads. Triage itself never reads `against`: it
+    /// neither contests a condition (`TriageEngine.Candidate.uncontested`) nor lowers its level.
+    public var againstCounts: Bool { !cantMiss && triage != .emergency && !against.isEmpty }
 
     /// Whether the person's course argues against this condition in the ranking: they have had the
     /// symptoms far longer than it lasts, or say the trouble crept up slowly over longer than it

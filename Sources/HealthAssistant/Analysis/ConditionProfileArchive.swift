@@ -6,7 +6,7 @@ import Store
 /// stems every word of every variant, which was most of a cold start; reading them back is a
 /// straight walk over one blob. The blob also holds the profiles' `SymptomLexicon` (building it
 /// hashes every stem of 24,000 variants, half of loading the index; reading it back inserts each
-/// distinct stem once).
+/// distinct stem once), and the lexicon of the findings that argue against each condition.
 ///
 /// The artifact is keyed by a fingerprint of everything the derivation reads — the corpus, the
 /// symptom weights (rules/weights.yaml) and the derivation itself (`derivationVersion` and the
@@ -16,8 +16,9 @@ enum ConditionProfileArchive {
     static let artifactName = "condition-profiles-v1"
 
     /// Bump whenever `ConditionProfile.derive` or `TextMatch` changes what a profile holds in a way
-    /// the stemming tables below do not already show, or the layout changes (2: the lexicon added; 3: onset added).
-    static let derivationVersion = 3
+    /// the stemming tables below do not already show, or the layout changes (2: the lexicon added; 3: onset added;
+    /// 4: `against` findings and their lexicon added).
+    static let derivationVersion = 4
 
     struct Meta: Codable { var profiles: Int; var checksum: String }
 
@@ -42,8 +43,9 @@ enum ConditionProfileArchive {
         return String(h, radix: 16) + "-\(data.count)"
     }
 
-    static func save(_ profiles: [ConditionProfile], lexicon: SymptomLexicon? = nil, to store: SQLiteStore, fingerprint: String) throws {
-        let data = encode(profiles, lexicon: lexicon)
+    static func save(_ profiles: [ConditionProfile], lexicon: SymptomLexicon? = nil, againstLexicon: SymptomLexicon? = nil, to store: SQLiteStore,
+                     fingerprint: String) throws {
+        let data = encode(profiles, lexicon: lexicon, againstLexicon: againstLexicon)
         let meta = String(decoding: try JSONEncoder().encode(Meta(profiles: profiles.count, checksum: checksum(data))), as: UTF8.self)
         try store.putArtifact(name: artifactName, fingerprint: fingerprint, meta: meta, data: data)
     }
@@ -53,8 +55,8 @@ enum ConditionProfileArchive {
         loadWithLexicon(from: store, fingerprint: fingerprint)?.profiles
     }
 
-    /// The stored profiles and their lexicon, under the same conditions as `load`.
-    static func loadWithLexicon(from store: SQLiteStore, fingerprint: String) -> (profiles: [ConditionProfile], lexicon: SymptomLexicon)? {
+    /// The stored profiles and their lexicons, under the same conditions as `load`.
+    static func loadWithLexicon(from store: SQLiteStore, fingerprint: String) -> Archive? {
         guard let a = try? store.artifact(name: artifactName), a.fingerprint == fingerprint,
               let meta = try? JSONDecoder().decode(Meta.self, from: Data(a.meta.utf8)), meta.checksum == checksum(a.data),
               let archive = try? decodeWithLexicon(a.data), archive.profiles.count == meta.profiles else { return nil }
@@ -63,8 +65,11 @@ enum ConditionProfileArchive {
 
     // MARK: layout — little-endian counts and lengths (UInt32), strings as UTF-8 bytes
 
-    /// `lexicon`: the profiles' own (built here when not given).
-    static func encode(_ profiles: [ConditionProfile], lexicon: SymptomLexicon? = nil) -> Data {
+    /// The profiles with their symptom lexicon and the lexicon of their `against` findings.
+    typealias Archive = (profiles: [ConditionProfile], lexicon: SymptomLexicon, againstLexicon: SymptomLexicon)
+
+    /// `lexicon`, `againstLexicon`: the profiles' own (built here when not given).
+    static func encode(_ profiles: [ConditionProfile], lexicon: SymptomLexicon? = nil, againstLexicon: SymptomLexicon? = nil) -> Data {
         var w = Writer()
         w.count(profiles.count)
         for p in profiles {
@@ -85,8 +90,19 @@ enum ConditionProfileArchive {
                 w.string(f.flag); w.string(f.level.rawValue); w.strings(f.all); w.strings(f.any); w.optional(f.population)
             }
             w.string(p.path); w.string(p.system); w.bool(p.cantMiss); w.optional(p.course); w.optional(p.onset)
+            w.count(p.against.count)
+            for s in p.against {
+                w.string(s.name); w.strings(s.variants)
+                w.count(s.variantStems.count)
+                for stems in s.variantStems { w.strings(stems) }
+            }
         }
-        let lexicon = lexicon ?? SymptomLexicon(profiles: profiles)
+        write(lexicon ?? SymptomLexicon(profiles: profiles), to: &w)
+        write(againstLexicon ?? SymptomLexicon(profiles: profiles, findings: \.against), to: &w)
+        return Data(w.bytes)
+    }
+
+    static func write(_ lexicon: SymptomLexicon, to w: inout Writer) {
         w.count(lexicon.variants.count)
         for v in lexicon.variants { w.value(Int(v.profile)); w.value(Int(v.symptom)); w.value(Int(v.stemCount)) }
         // Sorted, so the same profiles always give the same bytes.
@@ -97,12 +113,11 @@ enum ConditionProfileArchive {
             for v in list { w.value(Int(v)) }
         }
         w.strings(lexicon.nameVocabulary.sorted())
-        return Data(w.bytes)
     }
 
     static func decode(_ data: Data) throws -> [ConditionProfile] { try decodeWithLexicon(data).profiles }
 
-    static func decodeWithLexicon(_ data: Data) throws -> (profiles: [ConditionProfile], lexicon: SymptomLexicon) {
+    static func decodeWithLexicon(_ data: Data) throws -> Archive {
         try data.withUnsafeBytes { raw in
             var r = Reader(raw: raw)
             let profiles = try (0..<r.count()).map { _ in
@@ -120,33 +135,45 @@ enum ConditionProfileArchive {
                     guard let level = TriageLevel(rawValue: try r.string()) else { throw DecodeError.malformed }
                     return ConditionProfile.RedFlag(flag: flag, level: level, all: try r.strings(), any: try r.strings(), population: try r.optional())
                 }
-                return ConditionProfile(id: id, name: name, aliases: aliases, triage: triage, prevalence: prevalence, ages: ages, sex: sex,
-                                        symptoms: symptoms, redFlags: flags, path: try r.string(), system: try r.string(),
-                                        cantMiss: try r.bool(), course: try r.optional(), onset: try r.optional())
-            }
-            // The lexicon, every index checked against what it points into (a bad one throws
-            // here rather than crashing a question later).
-            let variants = try (0..<r.count()).map { _ in
-                let profile = try r.value(), symptom = try r.value(), stemCount = try r.value()
-                guard profile < profiles.count, symptom < profiles[profile].symptoms.count else { throw DecodeError.malformed }
-                return SymptomLexicon.Variant(profile: Int32(profile), symptom: Int32(symptom), stemCount: Int32(stemCount))
-            }
-            let stems = try r.count()
-            var postings: [String: [Int32]] = [:]
-            postings.reserveCapacity(stems)
-            for _ in 0..<stems {
-                let stem = try r.string()
-                let list = try (0..<r.count()).map { _ in
-                    let v = try r.value()
-                    guard v < variants.count else { throw DecodeError.malformed }
-                    return Int32(v)
+                let path = try r.string(), system = try r.string(), cantMiss = try r.bool(), course = try r.optional(), onset = try r.optional()
+                let against = try (0..<r.count()).map { _ in
+                    let name = try r.string(), variants = try r.strings()
+                    let stems = try (0..<r.count()).map { _ in try r.strings() }
+                    return ConditionProfile.Symptom(name: name, variants: variants, weight: "against", variantStems: stems, weightValue: 0, flagOnly: false)
                 }
-                guard postings.updateValue(list, forKey: stem) == nil else { throw DecodeError.malformed }
+                return ConditionProfile(id: id, name: name, aliases: aliases, triage: triage, prevalence: prevalence, ages: ages, sex: sex,
+                                        symptoms: symptoms, redFlags: flags, path: path, system: system,
+                                        cantMiss: cantMiss, course: course, onset: onset, against: against)
             }
-            let names = Set(try r.strings())
+            let lexicon = try readLexicon(&r, profiles: profiles, findings: \.symptoms)
+            let againstLexicon = try readLexicon(&r, profiles: profiles, findings: \.against)
             guard r.offset == raw.count else { throw DecodeError.malformed }
-            return (profiles, SymptomLexicon(variants: variants, postings: postings, nameVocabulary: names))
+            return (profiles, lexicon, againstLexicon)
         }
+    }
+
+    /// A lexicon, every index checked against what it points into (a bad one throws here rather
+    /// than crashing a question later).
+    static func readLexicon(_ r: inout Reader, profiles: [ConditionProfile], findings: KeyPath<ConditionProfile, [ConditionProfile.Symptom]>) throws -> SymptomLexicon {
+        let variants = try (0..<r.count()).map { _ in
+            let profile = try r.value(), symptom = try r.value(), stemCount = try r.value()
+            guard profile < profiles.count, symptom < profiles[profile][keyPath: findings].count else { throw DecodeError.malformed }
+            return SymptomLexicon.Variant(profile: Int32(profile), symptom: Int32(symptom), stemCount: Int32(stemCount))
+        }
+        let stems = try r.count()
+        var postings: [String: [Int32]] = [:]
+        postings.reserveCapacity(stems)
+        for _ in 0..<stems {
+            let stem = try r.string()
+            let list = try (0..<r.count()).map { _ in
+                let v = try r.value()
+                guard v < variants.count else { throw DecodeError.malformed }
+                return Int32(v)
+            }
+            guard postings.updateValue(list, forKey: stem) == nil else { throw DecodeError.malformed }
+        }
+        let names = Set(try r.strings())
+        return SymptomLexicon(variants: variants, postings: postings, nameVocabulary: names)
     }
 
     struct Writer {

@@ -10,6 +10,8 @@ public struct IndexResources: Sendable {
     /// Symptom stem → the symptom variants that use it: a question's words find the few
     /// conditions that can match lexically without testing all of them.
     public let symptomLexicon: SymptomLexicon
+    /// The same for the findings that argue against each condition (`ConditionProfile.against`).
+    public let againstLexicon: SymptomLexicon
     /// Advice sentences per condition, filled as answers need them.
     let adviceMemo = LockedMemo<AdviceSections>()
     /// Cited passages by chunk id, and each condition's passages by path: answers keep citing the
@@ -36,9 +38,9 @@ public struct IndexResources: Sendable {
     /// `symptomWeights`: how much each symptom weight counts (rules/weights.yaml).
     public static func load(store: SQLiteStore, symptomWeights: [String: Double]) throws -> IndexResources {
         let index = ExactVectorIndex(table: try store.loadVectorTable())
-        let (profiles, lexicon) = try ConditionProfile.loadWithLexicon(from: store, symptomWeights: symptomWeights)
+        let (profiles, lexicon, againstLexicon) = try ConditionProfile.loadWithLexicon(from: store, symptomWeights: symptomWeights)
         return IndexResources(store: store, retriever: HybridRetriever(store: store, index: index), profiles: profiles,
                               profileByPath: Dictionary(profiles.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a }),
-                              symptomLexicon: lexicon)
+                              symptomLexicon: lexicon, againstLexicon: againstLexicon)
     }
 }

@@ -14,6 +14,7 @@ public struct LiteAnalyzer: Analyzer {
         for clause in input.findings.negative {
             for (p, symptoms) in lexicon.symptomsContained(in: Set(TextMatch.stems(clause))) { deniedBy[p, default: []].formUnion(symptoms) }
         }
+        let against = input.reportedAgainst()
         // Only conditions that retrieval surfaced or that match a symptom are ranked at all.
         return input.profiles.indices.compactMap { index -> RankedCondition? in
             let r = input.retrieval[input.profiles[index].path] ?? 0
@@ -29,11 +30,11 @@ public struct LiteAnalyzer: Analyzer {
             let bad = contradicted.reduce(0) { $0 + p.symptoms[$1].weightValue }
             let w = weights
             let score = w.retrieval * r + w.symptoms * (total > 0 ? got / total : 0) + w.keyCoverage * keyCov - w.denied * bad
-                + p.prior(for: input.findings, input.priors)
+                + p.prior(for: input.findings, input.priors, reportedAgainst: against[p.path]?.count ?? 0)
             return RankedCondition(profile: p, score: score, keyCoverage: keyCov,
                                    matched: matched.sorted().map { p.symptoms[$0].label },
                                    missing: keys.filter { !matched.contains($0) && !contradicted.contains($0) }.map { p.symptoms[$0].label },
-                                   contradicted: contradicted.sorted().map { p.symptoms[$0].label })
+                                   contradicted: contradicted.sorted().map { p.symptoms[$0].label }, arguedAgainst: against[p.path] ?? [])
         }.sorted { $0.score > $1.score }
     }
 }

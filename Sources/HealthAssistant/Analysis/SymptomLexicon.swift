@@ -12,11 +12,13 @@ public struct SymptomLexicon: Sendable, Equatable {
     /// Every content stem of a condition's name or aliases ("eczema", "migraine").
     public let nameVocabulary: Set<String>
 
-    public init(profiles: [ConditionProfile]) {
+    /// `findings`: which findings of each profile it indexes (its symptoms; `\.against` for the
+    /// findings that argue against it, whose lexicon has no name vocabulary).
+    public init(profiles: [ConditionProfile], findings: KeyPath<ConditionProfile, [ConditionProfile.Symptom]> = \.symptoms) {
         var variants: [Variant] = []
         var postings: [String: [Int32]] = [:]
         for (pi, p) in profiles.enumerated() {
-            for (si, s) in p.symptoms.enumerated() {
+            for (si, s) in p[keyPath: findings].enumerated() {
                 for stems in s.variantStems {
                     // A variant has a handful of stems: a linear check finds repeats without building a Set.
                     var distinct: [String] = []
@@ -29,7 +31,7 @@ public struct SymptomLexicon: Sendable, Equatable {
         }
         self.variants = variants
         self.postings = postings
-        nameVocabulary = Set(profiles.flatMap { ([$0.name] + $0.aliases).flatMap(TextMatch.stems) })
+        nameVocabulary = findings == \.symptoms ? Set(profiles.flatMap { ([$0.name] + $0.aliases).flatMap(TextMatch.stems) }) : []
     }
 
     /// As stored with the profiles (`ConditionProfileArchive`).

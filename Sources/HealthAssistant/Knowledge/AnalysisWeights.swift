@@ -24,6 +24,9 @@ public struct AnalysisWeights: Sendable {
         /// The longest a condition of each onset (schema v2 `onset`) takes to come on, in days: a
         /// trouble said to have crept up slowly over longer than that argues against it.
         public var onsetMaxDays: [String: Double] = [:]
+        /// Penalty per reported finding that argues against a condition (its `against` list), in
+        /// the ranking only; emergency and can't-miss conditions are spared.
+        public var againstFinding: Double = 0
     }
 
     /// How much a symptom of each weight ("key", "typical", "occasional") counts.

@@ -358,7 +358,11 @@ struct KnowledgeLoader {
         let sw = try section("symptom_weights", ["key", "typical", "occasional"])
         let p = try section("priors", ["common", "rare", "age_mismatch", "infant_age_mismatch", "sex_mismatch", "pregnancy_match",
                                        "pregnancy_condition_not_pregnant", "course_mismatch", "course_hours_max_days", "course_days_max_days", "course_weeks_max_days",
-                                       "onset_sudden_max_days", "onset_hours_max_days", "onset_days_max_days"])
+                                       "onset_sudden_max_days", "onset_hours_max_days", "onset_days_max_days", "against_finding"])
+        // A negative penalty would lift a condition for the very findings that argue against it.
+        guard try p.requiredNumber("against_finding") >= 0 else {
+            throw p.error("against_finding", "must not be negative", fix: "write 0 to turn it off, or a positive penalty")
+        }
         let l = try section("lite", ["retrieval", "symptoms", "key_coverage", "denied"])
         let c = try section("complete", CompleteAnalyzer.Weights.names)
         var complete: [String: Double] = [:]
@@ -373,7 +377,8 @@ struct KnowledgeLoader {
                           courseMaxDays: ["hours": try p.requiredNumber("course_hours_max_days"), "days": try p.requiredNumber("course_days_max_days"),
                                           "weeks": try p.requiredNumber("course_weeks_max_days")],
                           onsetMaxDays: ["sudden": try p.requiredNumber("onset_sudden_max_days"), "hours": try p.requiredNumber("onset_hours_max_days"),
-                                         "days": try p.requiredNumber("onset_days_max_days")]),
+                                         "days": try p.requiredNumber("onset_days_max_days")],
+                          againstFinding: try p.requiredNumber("against_finding")),
             lite: .init(retrieval: try l.requiredNumber("retrieval"), symptoms: try l.requiredNumber("symptoms"),
                         keyCoverage: try l.requiredNumber("key_coverage"), denied: try l.requiredNumber("denied")),
             complete: CompleteAnalyzer.Weights(values: complete),
