@@ -296,7 +296,7 @@ struct KnowledgeLoader {
             try s.rejectUnknownKeys(keys)
             return s
         }
-        let diff = try section("differential", ["leading_emergency_without_sign", "leading_emergency_min_matched", "leading_emergency_min_matched_without_key", "runner_up", "cant_miss"])
+        let diff = try section("differential", ["leading_emergency_without_sign", "leading_emergency_min_matched", "runner_up", "cant_miss"])
         guard let cm = try diff.mapping("cant_miss") else { throw diff.error("cant_miss", "missing", fix: "restore it from git") }
         try cm.rejectUnknownKeys(["within_top", "typical_key_coverage", "typical_min_matched", "some_key_coverage", "otherwise"])
         guard let ru = try diff.mapping("runner_up") else { throw diff.error("runner_up", "missing", fix: "restore it from git") }
@@ -321,7 +321,6 @@ struct KnowledgeLoader {
         return TriagePolicyData(
             leadingEmergencyWithoutSign: try level(diff, "leading_emergency_without_sign"),
             leadingEmergencyMinMatched: Int(try diff.requiredNumber("leading_emergency_min_matched")),
-            leadingEmergencyMinMatchedWithoutKey: Int(try diff.requiredNumber("leading_emergency_min_matched_without_key")),
             cantMiss: .init(withinTop: Int(try cm.requiredNumber("within_top")), typicalKeyCoverage: try cm.requiredNumber("typical_key_coverage"),
                             typicalMinMatched: Int(try cm.requiredNumber("typical_min_matched")), someKeyCoverage: try cm.requiredNumber("some_key_coverage"),
                             otherwise: try level(cm, "otherwise")),

@@ -27,8 +27,6 @@ public struct TriagePolicyData: Sendable {
     public var leadingEmergencyWithoutSign: TriageLevel
     /// …when its matches rest on at least this many things said (clauses).
     public var leadingEmergencyMinMatched: Int
-    /// …or, with none of its key findings present, at least this many.
-    public var leadingEmergencyMinMatchedWithoutKey: Int
     public var cantMiss: CantMiss
     public var runnerUp: RunnerUp
     public var conditionFlagCandidates: Int
