@@ -85,8 +85,7 @@ struct FindingsSummary {
         if let o = f.vitals.oxygenSaturation { v.append("SpO2 \(Int(o))%") }
         if let p = f.vitals.peakFlowPercent { v.append(String(format: "peak flow %.0f%% of best", p)) }
         return [
-            "clauses: " + f.clauses.map { ($0.negated ? "NOT " : "") + $0.text }.joined(separator: " | ")
-                + (f.asked.isEmpty ? "" : "  (set aside, only asking: " + f.asked.joined(separator: " | ") + ")"),
+            "clauses: " + f.clauses.map { ($0.negated ? "NOT " : "") + $0.text }.joined(separator: " | "),
             "age: \(f.ageYears.map { String(format: "%g", $0) } ?? "-")  sex: \(f.sex?.rawValue ?? "-")  pregnant: \(f.pregnant)  postpartum: \(f.postpartum)  "
                 + "duration (days): \(f.durationDays.map { String(format: "%g", $0) } ?? "-")  sudden: \(f.suddenOnset)  severe: \(f.severe)",
             "vitals: \(v.isEmpty ? "-" : v.joined(separator: ", "))  history: \(f.history.isEmpty ? "-" : f.history.joined(separator: ", "))",

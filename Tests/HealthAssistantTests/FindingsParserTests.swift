@@ -111,18 +111,9 @@ struct FindingsParserTests {
         }
         #expect(parser.parse("I'm 29 weeks and the pain has been there for 2 days").durationDays == 2)
         #expect(parser.parse("tightenings every 5 minutes").durationDays == nil)
-    }
-
-    /// A clause that only asks about or fears a name is set aside when another clause says what
-    /// the person has; alone, or with more words after the cue, it is read.
-    @Test func onlyAskingIsSetAside() {
-        let f = parser.parse("my eyelid twitches for a week, could it be a seizure?")
-        #expect(f.asked == ["could it be a seizure?"] || f.asked == ["could it be a seizure"], "\(f.asked)")
-        #expect(f.positive.count == 1)
-        #expect(parser.parse("burning in my upper tummy and sweating. is it just indigestion?").asked.count == 1)
-        #expect(parser.parse("I'm scared it's meningitis, mild headache since this morning").asked.count == 1)
-        #expect(parser.parse("is it a stroke?").asked.isEmpty)
-        #expect(parser.parse("his face dropped, is it normal for the face to droop on one side after a nap").asked.isEmpty)
+        // The weeks of a pregnancy are no age; weeks "with" a trouble are no pregnancy.
+        #expect(parser.parse("I'm 10 weeks and been sick 3 times today").ageYears == nil)
+        #expect(!parser.parse("I'm 6 weeks with this back pain").pregnant)
     }
 
     /// "had our baby 4 days ago" is a birth, not a baby's age; a baby's own age still counts.
@@ -132,6 +123,9 @@ struct FindingsParserTests {
         let baby = parser.parse("my baby is 4 days old and has a fever")
         #expect(!baby.postpartum && (baby.ageYears ?? 1) < 0.05)
         #expect(parser.parse("I gave birth last week and my calf is swollen").postpartum)
+        // About the baby: the birth is the baby's, and "baby" keeps its age.
+        let newborn = parser.parse("we had our baby 3 days ago, he is yellow and sleepy")
+        #expect(!newborn.postpartum && (newborn.ageYears ?? 1) < 1)
     }
 
     /// "nothing" denies when it opens the clause, and is the finding when nothing comes out or helps.
@@ -140,6 +134,8 @@ struct FindingsParserTests {
         #expect(parser.parse("he does not respond to nothing and is not breathing normal").negative.isEmpty)
         #expect(parser.parse("nothing has come out into the bag for 12 hours").negative.isEmpty)
         #expect(parser.parse("nothing stays down").negative.isEmpty)
+        #expect(parser.parse("my baby is 3 weeks old, nothing will wake her").negative.isEmpty)
+        #expect(parser.parse("nothing is stopping the bleeding").negative.isEmpty)
         #expect(parser.parse("she can see perfectly well").negative == ["she can see perfectly well"])
     }
 

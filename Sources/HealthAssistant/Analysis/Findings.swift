@@ -38,8 +38,6 @@ public struct Findings: Sendable, Equatable {
     public var severe = false
     public var vitals = Vitals()
     public var history: [String] = []
-    /// Clauses set aside because they only ask about or fear a name ("could it be a seizure?").
-    public var asked: [String] = []
 
     public var positive: [String] { clauses.filter { !$0.negated }.map(\.text) }
     public var negative: [String] { clauses.filter(\.negated).map(\.text) }

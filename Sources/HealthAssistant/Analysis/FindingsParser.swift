@@ -17,17 +17,19 @@ public struct FindingsParser: Sendable {
         let text = TextFolding.ascii(raw).replacingOccurrences(of: "\n", with: ". ")
         let lower = text.lowercased()
         var f = Findings(text: TextFolding.ascii(raw), clauses: clauses(lower))
-        setAsideQuestions(&f)
-        let birth = lexicon.postpartum.ranges(in: lower)
-        // "had our baby 4 days ago" says who gave birth, not a baby's age.
-        f.ageYears = age(birth.reversed().reduce(lower) { $0.replacingCharacters(in: $1, with: "gave birth") })
+        // "had our baby 4 days ago" says who gave birth, not a baby's age, unless the message is
+        // about the baby ("he is yellow and sleepy", feeds, nappies): then the birth is not the patient's.
+        let babyIsPatient = lexicon.babyIsPatient.matches(lower)
+        let birth = babyIsPatient ? [] : lexicon.postpartum.ranges(in: lower)
+        // "I'm 29 weeks" is how far along a pregnancy is: no age of 29 and no duration.
+        let gestation = lexicon.pregnancyWeeks.ranges(in: lower)
+        let timed = gestation.reversed().reduce(lower) { $0.replacingCharacters(in: $1, with: "pregnant") }
+        let aged = babyIsPatient ? timed : lexicon.postpartum.ranges(in: timed).reversed().reduce(timed) { $0.replacingCharacters(in: $1, with: "gave birth") }
+        f.ageYears = age(aged)
         f.sex = sex(lower)
         f.postpartum = !birth.isEmpty
-        let gestation = lexicon.pregnancyWeeks.ranges(in: lower)
         f.pregnant = (!gestation.isEmpty || lexicon.pregnant.matches(lower)) && !lexicon.pregnancyDenial.matches(lower)
         if f.pregnant || f.postpartum { f.sex = .female }
-        // "I'm 29 weeks" is how far along a pregnancy is, not how long a trouble has lasted.
-        let timed = gestation.reversed().reduce(lower) { $0.replacingCharacters(in: $1, with: "pregnant") }
         f.durationDays = duration(timed)
         f.lastedDays = lasted(timed)
         f.suddenOnset = lexicon.sudden.matches(lower)
@@ -44,27 +46,6 @@ public struct FindingsParser: Sendable {
     }
 
     // MARK: clauses and negation
-
-    /// Clauses that only ask about or fear a name ("could it be a seizure?", "I'm scared it's
-    /// meningitis", "is it just indigestion?") tell nothing about the person and are set aside, as
-    /// long as another positive clause says what they have (negation.yaml `asking`). Neither red
-    /// flags nor the ranking read them: the name feared is as often wrong in a worried message as
-    /// the name hoped for is in a brave one (dev4: "is it just indigestion?" ranked indigestion
-    /// above a heart attack). Words of suicide are read in the whole question regardless.
-    func setAsideQuestions(_ f: inout Findings) {
-        let asked = Set(f.clauses.indices.filter { !f.clauses[$0].negated && onlyAsks(f.clauses[$0].text) })
-        guard !asked.isEmpty, f.clauses.indices.contains(where: { !f.clauses[$0].negated && !asked.contains($0) }) else { return }
-        f.asked = asked.sorted().map { f.clauses[$0].text }
-        f.clauses = f.clauses.indices.filter { !asked.contains($0) }.map { f.clauses[$0] }
-    }
-
-    func onlyAsks(_ clause: String) -> Bool {
-        let text = clause.trimmingCharacters(in: CharacterSet.punctuationCharacters.union(.whitespaces))
-        let limit = lexicon.asking.maxWordsAfter
-        if let r = lexicon.asking.endings.ranges(in: text).first { return text[..<r.lowerBound].split(separator: " ").count <= limit }
-        guard let r = lexicon.asking.cues.ranges(in: text).first else { return false }
-        return text[r.upperBound...].split(separator: " ").count <= limit
-    }
 
     func clauses(_ text: String) -> [Findings.Clause] {
         var out: [Findings.Clause] = []
@@ -181,8 +162,9 @@ public struct FindingsParser: Sendable {
                 guard best == nil || r.lowerBound < best!.lowerBound || (r.lowerBound == best!.lowerBound && r.upperBound > best!.upperBound)
                 else { continue }
                 // "nothing" denies only at the start: "he does not respond to nothing" does not.
-                if lexicon.leadingOnly.cues.contains(cue), !lexicon.leadingOnly.before.matches(String(clause[..<r.lowerBound])) { continue }
                 let tail = clause[r.upperBound...].trimmingCharacters(in: .whitespaces)
+                if lexicon.leadingOnly.cues.contains(cue),
+                   !lexicon.leadingOnly.before.matches(String(clause[..<r.lowerBound])) || !lexicon.leadingOnly.denies.matches(tail) { continue }
                 // "no longer", "not sure", "not only", "never mind", "not getting better": not a
                 // denial of a symptom.
                 if lexicon.pseudoNegations.contains(where: { tail.hasPrefix($0) }) { continue }

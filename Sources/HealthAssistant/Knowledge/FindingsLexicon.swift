@@ -27,14 +27,14 @@ public struct FindingsLexicon: Sendable {
     var pregnancyWeeks: CompiledPattern
     /// Recently given birth ("had our baby 4 days ago"): the "baby" is no age of the person.
     var postpartum: CompiledPattern
+    /// The message is about the baby ("he is yellow", feeds, nappies): a birth it mentions is not the patient's.
+    var babyIsPatient: CompiledPattern
     /// A measured temperature from this many °C is also said as a finding, in these words.
     var measuredFever: (atLeastC: Double, says: String)
     var explicitDenial: ExplicitDenial
-    /// Cues that deny only when they open the clause: the cues, and what may stand before them.
-    var leadingOnly: (cues: Set<String>, before: CompiledPattern)
-    /// A clause that only asks about or fears a name ("could it be a seizure?"): its cues at the
-    /// start, its endings, and how many words may follow a cue.
-    var asking: (cues: CompiledPattern, endings: CompiledPattern, maxWordsAfter: Int)
+    /// Cues that deny only when they open the clause and a known denial follows: the cues, what
+    /// may stand before them, and what must follow.
+    var leadingOnly: (cues: Set<String>, before: CompiledPattern, denies: CompiledPattern)
 
     public var historyNames: [String] { history.map(\.name) }
 }
