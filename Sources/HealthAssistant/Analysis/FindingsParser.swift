@@ -19,13 +19,12 @@ public struct FindingsParser: Sendable {
         var f = Findings(text: TextFolding.ascii(raw), clauses: clauses(lower))
         // "had our baby 4 days ago" says who gave birth, not a baby's age, unless the message is
         // about the baby ("he is yellow and sleepy", feeds, nappies): then the birth is not the patient's.
-        let babyIsPatient = lexicon.babyIsPatient.matches(lower)
-        let birth = babyIsPatient ? [] : lexicon.postpartum.ranges(in: lower)
         // "I'm 29 weeks" is how far along a pregnancy is: no age of 29 and no duration.
         let gestation = lexicon.pregnancyWeeks.ranges(in: lower)
         let timed = gestation.reversed().reduce(lower) { $0.replacingCharacters(in: $1, with: "pregnant") }
-        let aged = babyIsPatient ? timed : lexicon.postpartum.ranges(in: timed).reversed().reduce(timed) { $0.replacingCharacters(in: $1, with: "gave birth") }
-        f.ageYears = age(aged)
+        // (A pregnancy's weeks hold no words of a birth, so the birth is found in `timed` as in the text.)
+        let birth = lexicon.babyIsPatient.matches(lower) ? [] : lexicon.postpartum.ranges(in: timed)
+        f.ageYears = age(birth.reversed().reduce(timed) { $0.replacingCharacters(in: $1, with: "gave birth") })
         f.sex = sex(lower)
         f.postpartum = !birth.isEmpty
         f.pregnant = (!gestation.isEmpty || lexicon.pregnant.matches(lower)) && !lexicon.pregnancyDenial.matches(lower)
