@@ -34,6 +34,37 @@ struct ConditionEvidenceTests {
         #expect(try flags("woke up completely deaf in one ear, nothing else wrong", p) == ["hearing lost suddenly"])
     }
 
+    /// A condition the person names ("he has a hernia in his groin") shows itself around a lone
+    /// finding, and is checked for its flags whatever the ranking says.
+    @Test func aNamedConditionIsCheckedForItsFlags() throws {
+        var p = profile(symptoms: [("lump in the groin", "key", []), ("lump that will not go back in", "occasional", ["can't push it back in"])],
+                        flags: [.init(flag: "a hernia that cannot be pushed back in", level: .emergency, any: ["lump that will not go back in"])])
+        p.aliases = ["groin hernia"]
+        let names = ConditionNames([p])
+        let k = try TestKnowledge.loaded.get()
+        let f = k.parser.parse("my dad has a hernia in his groin and tonight he cant push it back in")
+        let stems = f.clauses.filter { !$0.negated }.map { Set(TextMatch.stems($0.text)) }
+        #expect(names.named(in: stems) == [0])
+        let finder = ConditionFlagFinder(policy: k.policy)
+        #expect(finder.lexicalFlags(f, candidates: [p]).isEmpty, "a lone occasional finding needs its condition around")
+        #expect(finder.lexicalFlags(f, candidates: [p], named: [p.id]).map(\.flag) == ["a hernia that cannot be pushed back in"])
+        #expect(names.named(in: k.parser.parse("no hernia, just a groin strain").clauses.filter { !$0.negated }.map { Set(TextMatch.stems($0.text)) }).isEmpty)
+        // Short capitals read as common words once lower-cased are no names.
+        var ten = p; ten.aliases = ["TEN"]
+        #expect(ConditionNames([ten]).named(in: [Set(TextMatch.stems("for ten minutes"))]).isEmpty)
+    }
+
+    /// The analyser finding a key finding (by meaning too) shows the condition around a lone flag.
+    @Test func aMatchedKeyFindingShowsTheCondition() throws {
+        let p = profile(triage: .emergency, symptoms: [("sudden loss of vision", "key", []), ("loss of half of the visual field", "typical", ["can't see anything on the left side"])],
+                        flags: [.init(flag: "any sudden loss of vision", level: .emergency, any: ["sudden loss of vision", "loss of half of the visual field"])])
+        let k = try TestKnowledge.loaded.get()
+        let f = k.parser.parse("cant see anything on left side out of either eye")
+        let finder = ConditionFlagFinder(policy: k.policy)
+        #expect(finder.lexicalFlags(f, candidates: [p]).isEmpty)
+        #expect(finder.lexicalFlags(f, candidates: [p], matched: [p.id: ["sudden loss of vision"]]).map(\.flag) == ["any sudden loss of vision"])
+    }
+
     /// "out" and "up" are words: "knocked out" is not "knocked my arm", "passed out" not "passed a stone".
     @Test func particlesOfPhrasalVerbsCount() throws {
         let p = profile(symptoms: [("knocked out", "key", ["was out cold"]), ("blow to the head", "key", [])],

@@ -139,6 +139,43 @@ struct FindingsParserTests {
         #expect(parser.parse("she can see perfectly well").negative == ["she can see perfectly well"])
     }
 
+    /// The few words before "not" say what the denial is about: they meet findings only word for
+    /// word ("white of eye" is no red eye); other cues start a new statement, whose words count.
+    @Test func whatADenialIsAbout() {
+        let f = parser.parse("white of eye not red, eyelids not swollen")
+        #expect(f.clauses.filter(\.literalOnly).map(\.text) == ["white of eye", "eyelids"], "\(f.clauses)")
+        #expect(f.negative == ["red", "swollen"])
+        let texted = parser.parse("her lips and tongue arent swollen")
+        #expect(texted.negative == ["swollen"] && texted.clauses.filter { $0.literalOnly }.map(\.text) == ["her lips", "tongue"], "\(texted.clauses)")
+        #expect(!parser.parse("its total gibberish none of it makes sense").clauses.contains { $0.literalOnly })
+        #expect(!parser.parse("she has had a bad headache for two days and it is not going away").clauses.contains { $0.literalOnly })
+        // "not normal", "not ok": something is wrong.
+        let breathing = parser.parse("breathing is not normal, only gasping")
+        #expect(breathing.negative.isEmpty && breathing.positive.first == "breathing is not normal", "\(breathing.clauses)")
+    }
+
+    /// "didn't", "doesn't" and "don't" deny what follows ("didn't black out", "my back doesn't
+    /// hurt"), except a finding that holds the cue or a doubt ("doesn't respond", "didn't wake",
+    /// "don't want to live", "don't think he's breathing").
+    @Test func auxiliaryDenials() {
+        let f = parser.parse("he didn't black out and his back doesn't hurt, he doesnt feel sick")
+        #expect(f.negative == ["black out", "hurt", "feel sick"], "\(f.clauses)")
+        for text in ["she doesn't respond when I shout", "he didn't wake up this morning", "I don't want to live anymore",
+                     "I don't think he's breathing", "he doesn't know where he is", "spots that don't disappear under a glass",
+                     "I don't feel well", "my dad not wake up when I shout", "she can not breathe", "he isnt breathing", "she wasnt responding"] {
+            #expect(parser.parse(text).negative.isEmpty, "\(text): \(parser.parse(text).clauses)")
+        }
+    }
+
+    /// A clause that only gives a normal temperature says no finding ("temperature 36.8" is no fever).
+    @Test func aNormalReadingSaysNoFinding() {
+        let f = parser.parse("temperature 36.8 and a headache")
+        #expect(f.vitals.temperatureC == 36.8)
+        #expect(f.positive == ["a headache"], "\(f.clauses)")
+        #expect(parser.parse("temp 37.9 and a headache").positive.contains("temp 37.9"))
+        #expect(parser.parse("temperature 36.8 with a stiff neck").positive == ["a stiff neck"])
+    }
+
     /// A decimal point does not end a sentence, and a measured fever is said as a finding too.
     @Test func aMeasuredFeverIsAFinding() {
         let f = parser.parse("temp 38.3 and shivering")

@@ -25,6 +25,15 @@ struct TextMatchTests {
         #expect(TextMatch.stem("vision") == "vision" && TextMatch.stem("lotion") == "lotion")
     }
 
+    /// Texting drops apostrophes: "cant see" is read as "can't see", and a word that merely ends in
+    /// "nt" stays whole.
+    @Test func contractionsWithoutApostrophes() {
+        #expect(TextMatch.stems("cant see anything on the left side") == TextMatch.stems("can't see anything on the left side"))
+        #expect(TextMatch.words("he doesnt wake up") == ["he", "doesn", "t", "wake", "up"])
+        #expect(TextMatch.words("pregnant patient") == ["pregnant", "patient"])
+        #expect(TextMatch.words("Doesnt Wont") == ["doesn", "t", "won", "t"])
+    }
+
     @Test(arguments: [
         "", "s", "ness", "illness", "haem", "haemorrhage", "haemorrhoids", "oesophagus", "orthopaedics", "tumours", "colouring",
         "sulphur", "paediatric", "mould", "moulds", "apnoea", "feet", "days", "bodies", "aching", "tired", "Haem", "HAEMATOMA",

@@ -141,7 +141,7 @@ public struct CompleteAnalyzer: Analyzer {
         for (e, entry) in model.entries.enumerated() where !model.entryFlagOnly[e] {
             let w = model.entryWeights[e]
             for (c, clause) in clauses.enumerated() {
-                var s = simByEntry?[c, e] ?? 0
+                var s = clause.literalOnly ? 0 : simByEntry?[c, e] ?? 0
                 if exact[c][e] { s = max(s, 0.95) }
                 if clause.negated {
                     if named[c].contains(e) { s = max(s, 0.95) }

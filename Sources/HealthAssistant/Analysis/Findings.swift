@@ -5,6 +5,10 @@ public struct Findings: Sendable, Equatable {
         public var negated: Bool
         /// Said by the parser, not the person: a reading restated in words ("high temperature (38.4 °C measured)").
         public var derived = false
+        /// Meets a finding only word for word, never by meaning: what a denial after it is about
+        /// ("white of eye" in "white of eye not red", "his neck" in "his neck is not stiff": a few
+        /// words that name a part; "chest pain not relieved by rest" keeps its chest pain).
+        public var literalOnly = false
     }
 
     public struct Vitals: Sendable, Equatable {

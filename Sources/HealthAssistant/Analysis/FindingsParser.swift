@@ -40,6 +40,14 @@ public struct FindingsParser: Sendable {
         if let t = f.vitals.temperatureC, t >= lexicon.measuredFever.atLeastC {
             f.clauses.append(.init(text: lexicon.measuredFever.says + String(format: " (%.1f °C measured)", t), negated: false, derived: true))
         }
+        // A clause that only gives a normal reading ("temperature 36.8") says no finding: its words
+        // name a fever, in meaning and in the library's wordings ("a temperature"). The reading stays in the vitals.
+        if let t = f.vitals.temperatureC, t < lexicon.measuredFever.normalBelowC {
+            f.clauses.removeAll { c in
+                !c.negated && vitals(c.text.lowercased()).temperatureC != nil
+                    && TextMatch.stems(c.text).allSatisfy { lexicon.measuredFever.readingWords.contains($0) || $0.allSatisfy(\.isNumber) }
+            }
+        }
         f.history = history(lower)
         return f
     }
@@ -129,7 +137,10 @@ public struct FindingsParser: Sendable {
         }
         let before = String(p[p.startIndex..<cue.lowerBound]).trimmingCharacters(in: .whitespaces)
         let after = String(p[cue.upperBound...]).trimmingCharacters(in: .whitespaces)
-        for part in splitList(before) { out.append(.init(text: part, negated: isReassurance(part))) }
+        // "white of eye not red": the few words before the denial say what it is about.
+        let subject = !before.isEmpty && before.split(separator: " ").count <= lexicon.denialSubject.maxWords
+            && lexicon.denialSubject.cues.contains(p[cue].lowercased())
+        for part in splitList(before) { out.append(.init(text: part, negated: isReassurance(part), literalOnly: subject)) }
         let parts = splitList(after)
         if let end = parts.indices.dropFirst().first(where: { Self.startsNewPredicate(parts[$0]) }) {
             for part in parts[..<end] { out.append(.init(text: part, negated: true)) }

@@ -12,6 +12,8 @@ public struct IndexResources: Sendable {
     public let symptomLexicon: SymptomLexicon
     /// The same for the findings that argue against each condition (`ConditionProfile.against`).
     public let againstLexicon: SymptomLexicon
+    /// The conditions' names and aliases, to find those a question names.
+    public let conditionNames: ConditionNames
     /// Advice sentences per condition, filled as answers need them.
     let adviceMemo = LockedMemo<AdviceSections>()
     /// Cited passages by chunk id, and each condition's passages by path: answers keep citing the
@@ -41,6 +43,6 @@ public struct IndexResources: Sendable {
         let (profiles, lexicon, againstLexicon) = try ConditionProfile.loadWithLexicon(from: store, symptomWeights: symptomWeights)
         return IndexResources(store: store, retriever: HybridRetriever(store: store, index: index), profiles: profiles,
                               profileByPath: Dictionary(profiles.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a }),
-                              symptomLexicon: lexicon, againstLexicon: againstLexicon)
+                              symptomLexicon: lexicon, againstLexicon: againstLexicon, conditionNames: ConditionNames(profiles))
     }
 }

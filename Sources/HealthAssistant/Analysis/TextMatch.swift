@@ -98,21 +98,39 @@ enum TextMatch {
     static func words(_ text: String) -> [String] {
         let utf8 = text.utf8
         guard utf8.allSatisfy({ $0 < 0x80 }) else {
-            return text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
+            return text.lowercased().split { !($0.isLetter || $0.isNumber) }.flatMap { splitContraction(String($0)) }
         }
         var out: [String] = []
         var current: [UInt8] = []
         current.reserveCapacity(16)
+        func flush() {
+            guard !current.isEmpty else { return }
+            out.append(contentsOf: splitContraction(String(decoding: current, as: UTF8.self)))
+            current.removeAll(keepingCapacity: true)
+        }
         for b in utf8 {
             switch b {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): current.append(b)
             case UInt8(ascii: "A")...UInt8(ascii: "Z"): current.append(b + 32)
-            default:
-                if !current.isEmpty { out.append(String(decoding: current, as: UTF8.self)); current.removeAll(keepingCapacity: true) }
+            default: flush()
             }
         }
-        if !current.isEmpty { out.append(String(decoding: current, as: UTF8.self)) }
+        flush()
         return out
+    }
+
+    /// Negative contractions typed without the apostrophe ("cant see", "doesnt wake"), read as the
+    /// apostrophe's split reads them ("can" "t"): texting drops apostrophes, and "cant see anything
+    /// on the left side" must meet the library's "can't see anything on the left side".
+    static let apostropheless: [String: String] = [
+        "cant": "can", "couldnt": "couldn", "wont": "won", "dont": "don", "doesnt": "doesn", "didnt": "didn", "isnt": "isn",
+        "wasnt": "wasn", "arent": "aren", "werent": "weren", "havent": "haven", "hasnt": "hasn", "hadnt": "hadn",
+        "wouldnt": "wouldn", "shouldnt": "shouldn", "aint": "ain",
+    ]
+
+    static func splitContraction(_ word: String) -> [String] {
+        guard word.count >= 4, word.hasSuffix("t"), let head = apostropheless[word] else { return [word] }
+        return [head, "t"]
     }
 
     static func contains(clauseStems: Set<String>, phrase: String) -> Bool {

@@ -10,6 +10,8 @@ public struct FindingsLexicon: Sendable {
     /// Words that end a short clause saying all is well ("breathing normally"): a cue after the finding.
     var reassurances: Set<String>
     var reassuranceMaxWords: Int
+    /// The words before a denial by one of these cues, up to `maxWords`, are what it is about (`Clause.literalOnly`).
+    var denialSubject: (cues: Set<String>, maxWords: Int)
     /// Words that turn a reassurance into a change ("faster than normal", "hardly feeding well").
     var reassuranceBreakers: Set<String>
     /// Findings that hold their own cue ("not breathing"): the cues, and what must follow.
@@ -30,7 +32,9 @@ public struct FindingsLexicon: Sendable {
     /// The message is about the baby ("he is yellow", feeds, nappies): a birth it mentions is not the patient's.
     var babyIsPatient: CompiledPattern
     /// A measured temperature from this many °C is also said as a finding, in these words.
-    var measuredFever: (atLeastC: Double, says: String)
+    /// Below `normalBelowC` a reading is normal: a clause that only gives it (its stems all
+    /// `readingWords` or digits) says no finding.
+    var measuredFever: (atLeastC: Double, says: String, normalBelowC: Double, readingWords: Set<String>)
     var explicitDenial: ExplicitDenial
     /// Cues that deny only when they open the clause and a known denial follows: the cues, what
     /// may stand before them, and what must follow.

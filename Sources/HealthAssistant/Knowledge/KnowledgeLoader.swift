@@ -132,7 +132,7 @@ struct KnowledgeLoader {
         let nfile = "negation.yaml", ffile = "findings.yaml"
         let neg = try StrictMapping(try yaml(nfile), file: display(nfile), path: "")
         try neg.rejectUnknownKeys(["cues", "pseudo_negations", "findings_with_cue", "history_denial", "pregnancy_denial", "reassurances",
-                                   "reassurance_max_words", "reassurance_breakers", "explicit_denial", "leading_only"])
+                                   "reassurance_max_words", "reassurance_breakers", "explicit_denial", "leading_only", "denial_subject"])
         let cues = try neg.strings("cues") ?? []
         if cues.isEmpty { throw neg.error("cues", "no negation cues", fix: "list the words that deny a symptom") }
         let cuePatterns = try cues.map { cue in
@@ -158,25 +158,31 @@ struct KnowledgeLoader {
             return try expand.compile(alts, file: display(file), rule: nil, field: m.field(key), anchored: anchored)
         }
         guard let fever = try fin.mapping("measured_fever") else { throw fin.error("measured_fever", "missing", fix: "restore it from git") }
-        try fever.rejectUnknownKeys(["at_least_c", "says"])
+        try fever.rejectUnknownKeys(["at_least_c", "says", "normal_below_c", "reading_words"])
         let feverFrom = try fever.requiredNumber("at_least_c")
         guard (37.0...41.0).contains(feverFrom) else { throw fever.error("at_least_c", "\(feverFrom) °C is not a fever threshold", fix: "use a value from 37 to 41") }
+        let normalBelow = try fever.requiredNumber("normal_below_c")
+        guard (36.0...feverFrom).contains(normalBelow) else { throw fever.error("normal_below_c", "\(normalBelow) °C is not a normal temperature's limit", fix: "use a value from 36 to at_least_c") }
         guard let denial = try neg.mapping("explicit_denial") else { throw neg.error("explicit_denial", "missing", fix: "restore it from git") }
         try denial.rejectUnknownKeys(["before", "not_after"])
         guard let leading = try neg.mapping("leading_only") else { throw neg.error("leading_only", "missing", fix: "restore it from git") }
         try leading.rejectUnknownKeys(["cues", "before", "denies"])
         let leadingCues = Set(try leading.strings("cues") ?? [])
+        guard let subject = try neg.mapping("denial_subject") else { throw neg.error("denial_subject", "missing", fix: "restore it from git") }
+        try subject.rejectUnknownKeys(["cues", "max_words"])
+        for c in try subject.strings("cues") ?? [] where !cues.contains(c) { throw subject.error("cues", "'\(c)' is not one of the cues", fix: "add it to cues or remove it here") }
         for c in leadingCues where !cues.contains(c) { throw leading.error("cues", "'\(c)' is not one of the cues", fix: "add it to cues or remove it here") }
         return FindingsLexicon(
             negationCues: cuePatterns,
             anyNegationCue: try expand.compile(cues.map { #"\b"# + NSRegularExpression.escapedPattern(for: $0) + #"\b"# }, file: display(nfile), rule: nil, field: "cues"),
             pseudoNegations: try neg.strings("pseudo_negations") ?? [],
             reassurances: Set(try neg.strings("reassurances") ?? []), reassuranceMaxWords: Int(try neg.number("reassurance_max_words") ?? 0),
+            denialSubject: (Set(try subject.strings("cues") ?? []), Int(try subject.number("max_words") ?? 0)),
             reassuranceBreakers: Set(try neg.strings("reassurance_breakers") ?? []),
             findingsWithCue: withCue,
             historyDenial: try pattern(neg, "history_denial", nfile), pregnancyDenial: try pattern(neg, "pregnancy_denial", nfile),
             history: history, sudden: try pattern(fin, "sudden", ffile), gradual: try pattern(fin, "gradual", ffile), severe: try pattern(fin, "severe", ffile),
-            pregnant: try pattern(fin, "pregnant", ffile), pregnancyWeeks: try pattern(fin, "pregnancy_weeks", ffile), postpartum: try pattern(fin, "postpartum", ffile), babyIsPatient: try pattern(fin, "baby_is_patient", ffile), measuredFever: (feverFrom, try fever.requiredString("says")),
+            pregnant: try pattern(fin, "pregnant", ffile), pregnancyWeeks: try pattern(fin, "pregnancy_weeks", ffile), postpartum: try pattern(fin, "postpartum", ffile), babyIsPatient: try pattern(fin, "baby_is_patient", ffile), measuredFever: (feverFrom, try fever.requiredString("says"), normalBelow, Set((try fever.strings("reading_words") ?? []).flatMap(TextMatch.stems))),
             explicitDenial: ExplicitDenial(before: try pattern(denial, "before", nfile), notAfter: try pattern(denial, "not_after", nfile, anchored: true)),
             leadingOnly: (leadingCues, try pattern(leading, "before", nfile, anchored: true), try pattern(leading, "denies", nfile, anchored: true)))
     }

@@ -107,7 +107,7 @@ struct AskPipeline: Sendable {
 
         // 6. triage
         var evidence = redFlags(f, ranked: ranked, clauseVectors: useComplete ? clauseVectors : nil, model: useComplete ? model : nil,
-                                crisisFromRanking: concepts == nil || vectors == nil, lexicon: index.symptomLexicon)
+                                crisisFromRanking: concepts == nil || vectors == nil, lexicon: index.symptomLexicon, index: index)
         if let concepts, let vectors { evidence = merge(evidence, conceptFlags(f, vectors: vectors, embedded: embedded, model: concepts, ranked: ranked)) }
         // With no recognisable symptom or finding, say so: no guessed conditions, and safe advice.
         let understood = Self.understood(f, evidence: evidence, lexicon: index.symptomLexicon, closestCondition: dense.values.max(),
@@ -136,16 +136,27 @@ struct AskPipeline: Sendable {
     /// conditions' own flags, a crisis condition, then flags said in other words. One per flag text.
     /// `crisisFromRanking`: without the concept detector (keyword-only answers), a crisis condition
     /// leading the ranking stands in for crisis words no rule anticipated.
+    /// `index`: the conditions the question names are checked for their flags too (`ConditionNames`).
     func redFlags(_ f: Findings, ranked: [RankedCondition], clauseVectors: Matrix?, model: SymptomModel?, crisisFromRanking: Bool = true,
-                  lexicon: SymptomLexicon? = nil) -> [TriageEvidence] {
+                  lexicon: SymptomLexicon? = nil, index: IndexResources? = nil) -> [TriageEvidence] {
         var evidence = rules.hits(f).map { hit in
             var e = TriageEvidence(kind: .rule, level: hit.rule.level, flag: hit.flag, clause: hit.clause, id: hit.rule.id, crisis: hit.rule.crisis)
             e.readClauses = hit.clauses
             return e
         }
         let leading = ranked.prefix(knowledge.policy.conditionFlagCandidates)
-        evidence += conditionFlags.lexicalFlags(f, candidates: leading.map(\.profile),
-                                                matched: Dictionary(leading.map { ($0.profile.id, $0.matched) }, uniquingKeysWith: { a, _ in a }), lexicon: lexicon)
+        var candidates = leading.map(\.profile)
+        var named: Set<String> = []
+        if let index {
+            let positive = f.clauses.filter { !$0.negated }.map { Set(TextMatch.stems($0.text)) }
+            for p in index.conditionNames.named(in: positive).map({ index.profiles[$0] }) {
+                named.insert(p.id)
+                if !candidates.contains(where: { $0.id == p.id }) { candidates.append(p) }
+            }
+        }
+        evidence += conditionFlags.lexicalFlags(f, candidates: candidates,
+                                                matched: Dictionary(leading.map { ($0.profile.id, $0.matched) }, uniquingKeysWith: { a, _ in a }),
+                                                named: named, lexicon: lexicon)
         var seen = Set<String>()
         evidence = evidence.filter { seen.insert($0.flag.lowercased()).inserted }
         if crisisFromRanking, !evidence.contains(where: \.crisis), let crisis = conditionFlags.crisisCondition(f, ranked: ranked) { evidence.insert(crisis, at: 0) }
@@ -178,7 +189,7 @@ struct AskPipeline: Sendable {
         var rows: [Int] = [], texts: [String] = []
         if knowledge.policy.concepts.wholeQuestion, !f.clauses.contains(where: \.negated) { rows.append(0); texts.append(f.text) }
         if embedded.isEmpty, f.clauses.count == 1, !f.clauses[0].negated { rows.append(0); texts.append(f.clauses[0].text) }
-        for (k, i) in embedded.enumerated() where !f.clauses[i].negated && k + 1 < vectors.rows { rows.append(k + 1); texts.append(f.clauses[i].text) }
+        for (k, i) in embedded.enumerated() where !f.clauses[i].negated && !f.clauses[i].literalOnly && k + 1 < vectors.rows { rows.append(k + 1); texts.append(f.clauses[i].text) }
         let policy = knowledge.policy
         // Rows past `read` hold the whole question for words of suicide alone (`crisis_words`): they
         // may sit in separate sentences, and it is scored in the same pass as the clauses.

@@ -19,7 +19,10 @@ struct ConditionFlagFinder: Sendable {
     /// over `lexicon`): "chemo" says which finding it is.
     /// `matched`: per candidate id, the findings the analyser matched (by meaning too): they show
     /// the condition around a lone finding, though the flag's own finding must still be in the words.
-    func lexicalFlags(_ f: Findings, candidates: [ConditionProfile], matched: [String: [String]] = [:], lexicon: SymptomLexicon? = nil) -> [TriageEvidence] {
+    /// `named`: ids of the conditions the person named ("he has a hernia"): the name shows the
+    /// condition around a lone finding.
+    func lexicalFlags(_ f: Findings, candidates: [ConditionProfile], matched: [String: [String]] = [:], named: Set<String> = [],
+                      lexicon: SymptomLexicon? = nil) -> [TriageEvidence] {
         let positive = f.positive
         let clauseStems = positive.map { Set(TextMatch.stems($0)) }
         let allStems = clauseStems.reduce(into: Set<String>()) { $0.formUnion($1) }
@@ -56,7 +59,11 @@ struct ConditionFlagFinder: Sendable {
                     let metByKey = (all.compactMap { $0 }.isEmpty ? flag.any.filter { strict[$0] != nil } : flag.all)
                         .contains { name in condition.symptoms.contains { $0.name == name && $0.weight == "key" } }
                     let context = loose.union(matched[condition.id] ?? [])
-                    if policy.loneFindingNeedsContext, lone, !(policy.loneKeyFindingStands && metByKey),
+                    // The analyser finding one of its key findings (by meaning too) shows the
+                    // condition itself: "can't see anything on the left side" is a flag of sudden
+                    // vision loss when the message also reads as a sudden loss of sight.
+                    let keyShown = (matched[condition.id] ?? []).contains { name in condition.symptoms.contains { $0.name == name && $0.weight == "key" } }
+                    if policy.loneFindingNeedsContext, lone, !(policy.loneKeyFindingStands && (metByKey || keyShown)), !named.contains(condition.id),
                        !context.contains(where: { !own.contains($0) }) { continue }
                     let clause = (all.compactMap { $0 } + any).first.map { positive[$0] } ?? positive.first ?? f.text
                     hits.append(evidence(.conditionFlag, flag, condition, clause: clause))
@@ -82,7 +89,7 @@ struct ConditionFlagFinder: Sendable {
             guard entry.symptom < profile.redFlags.count else { continue }
             let flag = profile.redFlags[entry.symptom]
             guard Self.population(flag.population, fits: f) else { continue }
-            for (c, clause) in f.clauses.enumerated() where !clause.negated && c < clauseVectors.rows {
+            for (c, clause) in f.clauses.enumerated() where !clause.negated && !clause.literalOnly && c < clauseVectors.rows {
                 var s: Float = 0
                 for j in 0..<clauseVectors.cols { s += clauseVectors[c, j] * model.flags[e, j] }
                 // A clause that only repeats some of the flag's words ("shivering" against
