@@ -160,6 +160,14 @@ struct FindingsParserTests {
     @Test func auxiliaryDenials() {
         let f = parser.parse("he didn't black out and his back doesn't hurt, he doesnt feel sick")
         #expect(f.negative == ["black out", "hurt", "feel sick"], "\(f.clauses)")
+        // An auxiliary's denial stops at "and" or "with"; an "or" list stays denied.
+        for (text, finding) in [("I didn't take my inhaler and can't breathe properly", "can't breathe properly"),
+                                ("he isnt talking properly and droopy face", "droopy face"),
+                                ("she doesn't smoke and coughing up lots of blood", "coughing up lots of blood"),
+                                ("no fever and suddenly can't move my arm", "suddenly can't move my arm")] {
+            #expect(parser.parse(text).positive.contains(finding), "\(text): \(parser.parse(text).clauses)")
+        }
+        #expect(parser.parse("she didn't faint or fall").negative == ["faint", "fall"])
         for text in ["she doesn't respond when I shout", "he didn't wake up this morning", "I don't want to live anymore",
                      "I don't think he's breathing", "he doesn't know where he is", "spots that don't disappear under a glass",
                      "I don't feel well", "my dad not wake up when I shout", "she can not breathe", "he isnt breathing", "she wasnt responding"] {

@@ -141,6 +141,14 @@ public struct FindingsParser: Sendable {
         let subject = !before.isEmpty && before.split(separator: " ").count <= lexicon.denialSubject.maxWords
             && lexicon.denialSubject.cues.contains(p[cue].lowercased())
         for part in splitList(before) { out.append(.init(text: part, negated: isReassurance(part), literalOnly: subject)) }
+        // An auxiliary's denial ("didn't take my inhaler") covers its own verb and an "or" list
+        // ("didn't eat or drink"), not what follows "and" or "with": "and can't breathe" is new.
+        if lexicon.narrowScopeCues.contains(p[cue].lowercased()),
+           let joint = after.range(of: #"\s+(and|with|n|&|plus|then)\s+"#, options: [.regularExpression, .caseInsensitive]) {
+            for part in splitList(String(after[..<joint.lowerBound])) { out.append(.init(text: part, negated: true)) }
+            appendClauses(String(after[joint.upperBound...]), to: &out)
+            return
+        }
         let parts = splitList(after)
         if let end = parts.indices.dropFirst().first(where: { Self.startsNewPredicate(parts[$0]) }) {
             for part in parts[..<end] { out.append(.init(text: part, negated: true)) }
@@ -153,7 +161,10 @@ public struct FindingsParser: Sendable {
     static let predicateStarts: Set<String> = ["has", "have", "had", "is", "am", "are", "was", "were", "feel", "feels", "felt", "got", "gets",
                                                "keeps", "kept", "started", "starting", "now", "also", "then", "i", "he", "she", "they", "it",
                                                "it's", "its", "my", "his", "her", "their", "seems", "looks", "developed", "woke", "became",
-                                               "there", "there's", "theres", "we", "you"]
+                                               "there", "there's", "theres", "we", "you",
+                                               // "no fever and suddenly can't breathe": a new statement.
+                                               "i'm", "im", "i've", "ive", "he's", "hes", "she's", "shes", "they're", "theyre", "we're",
+                                               "can't", "cant", "cannot", "couldn't", "couldnt", "suddenly"]
 
     static func startsNewPredicate(_ part: String) -> Bool {
         guard let first = part.lowercased().split(separator: " ").first else { return false }

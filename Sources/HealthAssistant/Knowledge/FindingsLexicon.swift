@@ -12,6 +12,8 @@ public struct FindingsLexicon: Sendable {
     var reassuranceMaxWords: Int
     /// The words before a denial by one of these cues, up to `maxWords`, are what it is about (`Clause.literalOnly`).
     var denialSubject: (cues: Set<String>, maxWords: Int)
+    /// Cues whose denial stops at the first "and" or "with" (an auxiliary's: "didn't take my inhaler and can't breathe").
+    var narrowScopeCues: Set<String>
     /// Words that turn a reassurance into a change ("faster than normal", "hardly feeding well").
     var reassuranceBreakers: Set<String>
     /// Findings that hold their own cue ("not breathing"): the cues, and what must follow.

@@ -132,7 +132,7 @@ struct KnowledgeLoader {
         let nfile = "negation.yaml", ffile = "findings.yaml"
         let neg = try StrictMapping(try yaml(nfile), file: display(nfile), path: "")
         try neg.rejectUnknownKeys(["cues", "pseudo_negations", "findings_with_cue", "history_denial", "pregnancy_denial", "reassurances",
-                                   "reassurance_max_words", "reassurance_breakers", "explicit_denial", "leading_only", "denial_subject"])
+                                   "reassurance_max_words", "reassurance_breakers", "explicit_denial", "leading_only", "denial_subject", "narrow_scope_cues"])
         let cues = try neg.strings("cues") ?? []
         if cues.isEmpty { throw neg.error("cues", "no negation cues", fix: "list the words that deny a symptom") }
         let cuePatterns = try cues.map { cue in
@@ -178,6 +178,7 @@ struct KnowledgeLoader {
             pseudoNegations: try neg.strings("pseudo_negations") ?? [],
             reassurances: Set(try neg.strings("reassurances") ?? []), reassuranceMaxWords: Int(try neg.number("reassurance_max_words") ?? 0),
             denialSubject: (Set(try subject.strings("cues") ?? []), Int(try subject.number("max_words") ?? 0)),
+            narrowScopeCues: Set(try neg.strings("narrow_scope_cues") ?? []),
             reassuranceBreakers: Set(try neg.strings("reassurance_breakers") ?? []),
             findingsWithCue: withCue,
             historyDenial: try pattern(neg, "history_denial", nfile), pregnancyDenial: try pattern(neg, "pregnancy_denial", nfile),
