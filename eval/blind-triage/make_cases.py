@@ -65,8 +65,8 @@ if os.path.isdir(os.path.join(here, 'dev4')):
 # A fifth dev batch (dev5/), written 2026-11-24 (session 11): 150 new scenarios by a blind helper
 # who read no earlier list and was asked for the everyday mix of chief complaints that people
 # bring to NHS 111, urgent care and the ED (the first list's kind of scenario, not rarer and rarer
-# ones), then three writers (a teenager, a South Asian or West African English speaker, a stressed
-# person writing run-on sentences) wrote one message each. All dev.
+# ones), then four writers (an American adult, a teenager, a South Asian or West African English
+# speaker, a stressed person writing run-on sentences) wrote one message each. All dev.
 if os.path.isdir(os.path.join(here, 'dev5')):
     scen5 = [json.loads(l) for l in open(os.path.join(here, 'dev5', 'scenarios.jsonl')) if l.strip()]
     level5 = {s['id']: s['level'] for s in scen5}
