@@ -54,6 +54,22 @@ struct ConditionEvidenceTests {
         #expect(ConditionNames([ten]).named(in: [Set(TextMatch.stems("for ten minutes"))]).isEmpty)
     }
 
+    /// A clause naming a condition as a fear or a guess is set aside from matching by meaning;
+    /// a clause naming none, or saying it plainly, is not.
+    @Test func aNamedFearIsSetAside() throws {
+        var p = profile(triage: .emergency, symptoms: [("chest pain", "key", [])], flags: [])
+        p.name = "Heart attack"
+        let names = ConditionNames([p])
+        let k = try TestKnowledge.loaded.get()
+        func aside(_ text: String) -> [String] {
+            AskPipeline.settingAsideNamedFears(k.parser.parse(text), names: names, hypothesis: k.parser.lexicon.hypothesis)
+                .clauses.filter { $0.literalOnly }.map(\.text)
+        }
+        #expect(aside("kind of freaking out that I'm having a heart attack. my chest hurts") == ["kind of freaking out that i'm having a heart attack"])
+        #expect(aside("is it bad he cant breathe").isEmpty)
+        #expect(aside("he had a heart attack last year. chest pain now").isEmpty)
+    }
+
     /// The analyser finding a key finding (by meaning too) shows the condition around a lone flag.
     @Test func aMatchedKeyFindingShowsTheCondition() throws {
         let p = profile(triage: .emergency, symptoms: [("sudden loss of vision", "key", []), ("loss of half of the visual field", "typical", ["can't see anything on the left side"])],

@@ -175,6 +175,13 @@ struct FindingsParserTests {
         }
     }
 
+    /// The baby's movements felt from inside say a pregnancy; a baby's own age and movements do not.
+    @Test func feltMovementsArePregnancy() {
+        #expect(parser.parse("I didn't feel the baby move today, 36 weeks").pregnant)
+        #expect(parser.parse("fewer of the baby's kicks since this morning").pregnant)
+        #expect(!parser.parse("my baby is 3 weeks old and not moving her arm").pregnant)
+    }
+
     /// A clause that only gives a normal temperature says no finding ("temperature 36.8" is no fever).
     @Test func aNormalReadingSaysNoFinding() {
         let f = parser.parse("temperature 36.8 and a headache")
@@ -192,6 +199,22 @@ struct FindingsParserTests {
         #expect(f.clauses.map(\.derived) == [false, false, true])
         #expect(!parser.parse("temp 37.2 and shivering").positive.contains { $0.hasPrefix("high temperature") })
         #expect(parser.parse("temperature 101.5F").positive.contains { $0.hasPrefix("high temperature") })
+    }
+
+    /// "been sick twice" is vomiting in British English and is said again in the library's words;
+    /// "feel sick" and "been sick with a cold all week" are not.
+    @Test func idiomsAreRestated() {
+        #expect(parser.parse("hes been sick twice").positive.contains("vomiting"))
+        #expect(!parser.parse("I feel sick").positive.contains("vomiting"))
+        #expect(!parser.parse("he has been sick with a cold all week").positive.contains("vomiting"))
+        #expect(!parser.parse("she hasn't been sick twice").positive.contains("vomiting"))
+    }
+
+    /// A condition asked about or feared is no history: "is this mouth cancer?" is not a cancer history.
+    @Test func historyAskedAboutIsNoHistory() {
+        #expect(parser.parse("is this mouth cancer?").history.isEmpty)
+        #expect(parser.parse("worried I might have diabetes, always thirsty").history.isEmpty)
+        #expect(parser.parse("I'm scared because I have diabetes").history == ["diabetes"])
     }
 
     @Test func historyIsDeniedOnlyByACueAndSetFillers() {

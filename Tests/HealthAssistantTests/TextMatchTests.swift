@@ -34,6 +34,13 @@ struct TextMatchTests {
         #expect(TextMatch.words("Doesnt Wont") == ["doesn", "t", "won", "t"])
     }
 
+    /// Irregular forms meet their regular ones.
+    @Test func irregularFormsMeetTheirBase() {
+        for (a, b) in [("thrown", "throwing"), ("fell", "falling"), ("broken", "break"), ("bled", "bleeding")] {
+            #expect(TextMatch.stem(a) == TextMatch.stem(b), "\(a) / \(b)")
+        }
+    }
+
     @Test(arguments: [
         "", "s", "ness", "illness", "haem", "haemorrhage", "haemorrhoids", "oesophagus", "orthopaedics", "tumours", "colouring",
         "sulphur", "paediatric", "mould", "moulds", "apnoea", "feet", "days", "bodies", "aching", "tired", "Haem", "HAEMATOMA",

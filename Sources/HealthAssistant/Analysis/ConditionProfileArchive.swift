@@ -17,8 +17,8 @@ enum ConditionProfileArchive {
 
     /// Bump whenever `ConditionProfile.derive` or `TextMatch` changes what a profile holds in a way
     /// the stemming tables below do not already show, or the layout changes (2: the lexicon added; 3: onset added;
-    /// 4: `against` findings and their lexicon added; 5: apostrophe-less contractions split).
-    static let derivationVersion = 5
+    /// 4: `against` findings and their lexicon added; 5: apostrophe-less contractions split; 6: irregular verb forms).
+    static let derivationVersion = 6
 
     struct Meta: Codable { var profiles: Int; var checksum: String }
 

@@ -40,6 +40,14 @@ public struct FindingsParser: Sendable {
         if let t = f.vitals.temperatureC, t >= lexicon.measuredFever.atLeastC {
             f.clauses.append(.init(text: lexicon.measuredFever.says + String(format: " (%.1f °C measured)", t), negated: false, derived: true))
         }
+        // A finding said in an idiom the library's wordings cannot hold in two words ("he's been
+        // sick twice" is vomiting in British English): said again in the library's words.
+        for c in f.clauses where !c.negated && !c.derived {
+            let lowered = c.text.lowercased()
+            for r in lexicon.restatements where r.pattern.matches(lowered) && !f.clauses.contains(where: { $0.derived && $0.text == r.says }) {
+                f.clauses.append(.init(text: r.says, negated: false, derived: true))
+            }
+        }
         // A clause that only gives a normal reading ("temperature 36.8") says no finding: its words
         // name a fever, in meaning and in the library's wordings ("a temperature"). The reading stays in the vitals.
         if let t = f.vitals.temperatureC, t < lexicon.measuredFever.normalBelowC {
@@ -381,11 +389,12 @@ public struct FindingsParser: Sendable {
     }
 
     /// "not on blood thinners", "no history of diabetes" and "never had heart disease" deny the
-    /// history they name (`history_denial` in rules/negation.yaml, read in the 40 characters before).
+    /// history they name (`history_denial` in rules/negation.yaml, read in the 40 characters before);
+    /// "is this mouth cancer?" and "worried I might have diabetes" only ask (`history_doubt`).
     func hasAffirmedMatch(_ pattern: CompiledPattern, in t: String) -> Bool {
         for r in pattern.ranges(in: t) {
             let before = t[t.index(r.lowerBound, offsetBy: -min(40, t.distance(from: t.startIndex, to: r.lowerBound)))..<r.lowerBound]
-            if !lexicon.historyDenial.matches(String(before)) { return true }
+            if !lexicon.historyDenial.matches(String(before)) && !lexicon.historyDoubt.matches(String(before)) { return true }
         }
         return false
     }

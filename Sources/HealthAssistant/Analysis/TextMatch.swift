@@ -29,6 +29,15 @@ enum TextMatch {
         ("tumour", "tumor"), ("colour", "color"), ("behaviour", "behavior"), ("mould", "mold"), ("sulph", "sulf"),
     ]
 
+    /// Irregular forms people write for what the library says with the regular stem: "thrown up
+    /// green" meets "throwing up green", "I fell" meets "after a fall". (Not "swollen" for "swelling":
+    /// on the dev sets it made every swollen toe and sprain meet a broken bone.)
+    /// Only forms whose base's stem is the base itself (not "bit" for "biting").
+    static let irregular: [String: String] = [
+        "threw": "throw", "thrown": "throw", "fell": "fall", "fallen": "fall", "broke": "break", "broken": "break",
+        "ate": "eat", "eaten": "eat", "stung": "sting", "bled": "bleed",
+    ]
+
     /// The folds and suffixes as bytes, for the ASCII path of `stem`.
     static let spellingFoldBytes: [([UInt8], [UInt8])] = spellingFolds.map { (Array($0.0.utf8), Array($0.1.utf8)) }
     static let suffixes = ["ness", "ions", "ion", "ing", "ies", "ed", "es", "s", "y"]
@@ -39,6 +48,7 @@ enum TextMatch {
     /// (nearly all) are handled on their bytes; the result is the same as the Character path's,
     /// because in ASCII every byte is one Character (except CR LF, which goes the slow way).
     static func stem(_ w: String) -> String {
+        if let base = irregular[w] { return base }
         var contiguous = w
         if let fast = contiguous.withUTF8({ asciiStem(w, $0) }) { return fast }
         return characterStem(w)
@@ -79,6 +89,7 @@ enum TextMatch {
 
     /// The Unicode-aware stem (words with non-ASCII letters); `asciiStem` must agree with it.
     static func characterStem(_ w: String) -> String {
+        if let base = irregular[w] { return base }
         var s = w
         if let first = s.first, "abcdfghilmopst".contains(first), let fold = spellingFolds.first(where: { s.hasPrefix($0.0) }) {
             s = fold.1 + s.dropFirst(fold.0.count)

@@ -19,6 +19,8 @@ public struct FindingsLexicon: Sendable {
     /// Findings that hold their own cue ("not breathing"): the cues, and what must follow.
     var findingsWithCue: [(cues: Set<String>, after: CompiledPattern)]
     var historyDenial: CompiledPattern
+    /// A question or fear before a history term ("is this cancer", "worried I have diabetes"): no history.
+    var historyDoubt: CompiledPattern
     var pregnancyDenial: CompiledPattern
     /// History names in file order, with their patterns.
     var history: [(name: String, pattern: CompiledPattern)]
@@ -36,6 +38,11 @@ public struct FindingsLexicon: Sendable {
     /// A measured temperature from this many °C is also said as a finding, in these words.
     /// Below `normalBelowC` a reading is normal: a clause that only gives it (its stems all
     /// `readingWords` or digits) says no finding.
+    /// Words that make a clause a fear or a guess ("worried it's", "could it be"): a clause with
+    /// them that names a condition is set aside from matching by meaning (`AskPipeline.settingAsideNamedFears`).
+    var hypothesis: CompiledPattern
+    /// Idioms said again in the library's words, as derived clauses ("been sick" → "vomiting").
+    var restatements: [(pattern: CompiledPattern, says: String)]
     var measuredFever: (atLeastC: Double, says: String, normalBelowC: Double, readingWords: Set<String>)
     var explicitDenial: ExplicitDenial
     /// Cues that deny only when they open the clause and a known denial follows: the cues, what

@@ -131,7 +131,7 @@ struct KnowledgeLoader {
     func readFindingsLexicon(_ expand: LexiconExpander) throws -> FindingsLexicon {
         let nfile = "negation.yaml", ffile = "findings.yaml"
         let neg = try StrictMapping(try yaml(nfile), file: display(nfile), path: "")
-        try neg.rejectUnknownKeys(["cues", "pseudo_negations", "findings_with_cue", "history_denial", "pregnancy_denial", "reassurances",
+        try neg.rejectUnknownKeys(["cues", "pseudo_negations", "findings_with_cue", "history_denial", "history_doubt", "pregnancy_denial", "reassurances",
                                    "reassurance_max_words", "reassurance_breakers", "explicit_denial", "leading_only", "denial_subject", "narrow_scope_cues"])
         let cues = try neg.strings("cues") ?? []
         if cues.isEmpty { throw neg.error("cues", "no negation cues", fix: "list the words that deny a symptom") }
@@ -147,7 +147,7 @@ struct KnowledgeLoader {
             withCue.append((Set(its), try expand.compile(try m.strings("after") ?? [], file: display(nfile), rule: nil, field: m.field("after"), anchored: true)))
         }
         let fin = try StrictMapping(try yaml(ffile), file: display(ffile), path: "")
-        try fin.rejectUnknownKeys(["history", "sudden", "gradual", "severe", "pregnant", "pregnancy_weeks", "postpartum", "baby_is_patient", "measured_fever"])
+        try fin.rejectUnknownKeys(["history", "sudden", "gradual", "severe", "pregnant", "pregnancy_weeks", "postpartum", "baby_is_patient", "measured_fever", "hypothesis", "restatements"])
         guard let historyMap = try fin.mapping("history") else { throw fin.error("history", "missing", fix: "restore it from git") }
         var history: [(name: String, pattern: CompiledPattern)] = []
         for name in historyMap.values.keys.sorted() {
@@ -156,6 +156,12 @@ struct KnowledgeLoader {
         func pattern(_ m: StrictMapping, _ key: String, _ file: String, anchored: Bool = false) throws -> CompiledPattern {
             guard let alts = try m.strings(key), !alts.isEmpty else { throw m.error(key, "missing", fix: "restore it from git") }
             return try expand.compile(alts, file: display(file), rule: nil, field: m.field(key), anchored: anchored)
+        }
+        var restatements: [(pattern: CompiledPattern, says: String)] = []
+        for (i, item) in (try fin.list("restatements") ?? []).enumerated() {
+            let m = try StrictMapping(item, file: display(ffile), path: "restatements[\(i)]")
+            try m.rejectUnknownKeys(["says", "when"])
+            restatements.append((try pattern(m, "when", ffile), try m.requiredString("says")))
         }
         guard let fever = try fin.mapping("measured_fever") else { throw fin.error("measured_fever", "missing", fix: "restore it from git") }
         try fever.rejectUnknownKeys(["at_least_c", "says", "normal_below_c", "reading_words"])
@@ -181,9 +187,9 @@ struct KnowledgeLoader {
             narrowScopeCues: Set(try neg.strings("narrow_scope_cues") ?? []),
             reassuranceBreakers: Set(try neg.strings("reassurance_breakers") ?? []),
             findingsWithCue: withCue,
-            historyDenial: try pattern(neg, "history_denial", nfile), pregnancyDenial: try pattern(neg, "pregnancy_denial", nfile),
+            historyDenial: try pattern(neg, "history_denial", nfile), historyDoubt: try pattern(neg, "history_doubt", nfile), pregnancyDenial: try pattern(neg, "pregnancy_denial", nfile),
             history: history, sudden: try pattern(fin, "sudden", ffile), gradual: try pattern(fin, "gradual", ffile), severe: try pattern(fin, "severe", ffile),
-            pregnant: try pattern(fin, "pregnant", ffile), pregnancyWeeks: try pattern(fin, "pregnancy_weeks", ffile), postpartum: try pattern(fin, "postpartum", ffile), babyIsPatient: try pattern(fin, "baby_is_patient", ffile), measuredFever: (feverFrom, try fever.requiredString("says"), normalBelow, Set((try fever.strings("reading_words") ?? []).flatMap(TextMatch.stems))),
+            pregnant: try pattern(fin, "pregnant", ffile), pregnancyWeeks: try pattern(fin, "pregnancy_weeks", ffile), postpartum: try pattern(fin, "postpartum", ffile), babyIsPatient: try pattern(fin, "baby_is_patient", ffile), hypothesis: try pattern(fin, "hypothesis", ffile), restatements: restatements, measuredFever: (feverFrom, try fever.requiredString("says"), normalBelow, Set((try fever.strings("reading_words") ?? []).flatMap(TextMatch.stems))),
             explicitDenial: ExplicitDenial(before: try pattern(denial, "before", nfile), notAfter: try pattern(denial, "not_after", nfile, anchored: true)),
             leadingOnly: (leadingCues, try pattern(leading, "before", nfile, anchored: true), try pattern(leading, "denies", nfile, anchored: true)))
     }

@@ -61,6 +61,7 @@ struct AskPipeline: Sendable {
     func finish(_ f: Findings, decision: ModelSelector.Decision, embedding: Task<Matrix, Error>?, index: IndexResources,
                 model: SymptomModel?, concepts: ConceptModel?, options: HealthAssistant.AskOptions, clock: Clock) async throws -> Answer {
         let embedded = embeddedClauses(f, decision)
+        let f = Self.settingAsideNamedFears(f, names: index.conditionNames, hypothesis: parser.lexicon.hypothesis)
         var decision = decision
         var degraded: String?
         // 3. embed — the keyword half of retrieval needs no vector and runs while the embedding finishes.
@@ -130,6 +131,20 @@ struct AskPipeline: Sendable {
                                         "parseMs": ms(clock.start, clock.parsed), "embedMs": ms(clock.parsed, tEmbedded),
                                         "retrieveMs": ms(tEmbedded, tRetrieved), "analyzeMs": ms(tRetrieved, tAnalyzed),
                                     ], started: clock.start, degraded: degraded)
+    }
+
+    /// A clause that names a condition as a fear or a guess ("freaking out that I'm having a heart
+    /// attack", "could it be meningitis?") says what the person fears, not what they feel: it meets
+    /// findings only word for word, so the name's meaning does not match the condition's findings.
+    /// The rules still read it ("I think I'm having a heart attack" is its own red flag), and
+    /// nothing is denied.
+    static func settingAsideNamedFears(_ f: Findings, names: ConditionNames, hypothesis: CompiledPattern) -> Findings {
+        var f = f
+        for i in f.clauses.indices where !f.clauses[i].negated && !f.clauses[i].literalOnly && hypothesis.matches(f.clauses[i].text.lowercased())
+            && !names.named(in: [Set(TextMatch.stems(f.clauses[i].text))]).isEmpty {
+            f.clauses[i].literalOnly = true
+        }
+        return f
     }
 
     /// Every red-flag signal, in the order shown: safety rules and vital signs, the leading
