@@ -170,7 +170,8 @@ struct FindingsParserTests {
         #expect(parser.parse("she didn't faint or fall").negative == ["faint", "fall"])
         for text in ["she doesn't respond when I shout", "he didn't wake up this morning", "I don't want to live anymore",
                      "I don't think he's breathing", "he doesn't know where he is", "spots that don't disappear under a glass",
-                     "I don't feel well", "my dad not wake up when I shout", "she can not breathe", "he isnt breathing", "she wasnt responding"] {
+                     "I don't feel well", "my dad not wake up when I shout", "she can not breathe", "he isnt breathing", "she wasnt responding",
+                     "my mum did not know who I was", "he is talking to people who are not there"] {
             #expect(parser.parse(text).negative.isEmpty, "\(text): \(parser.parse(text).clauses)")
         }
     }
