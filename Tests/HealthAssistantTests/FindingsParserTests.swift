@@ -171,7 +171,8 @@ struct FindingsParserTests {
         for text in ["she doesn't respond when I shout", "he didn't wake up this morning", "I don't want to live anymore",
                      "I don't think he's breathing", "he doesn't know where he is", "spots that don't disappear under a glass",
                      "I don't feel well", "my dad not wake up when I shout", "she can not breathe", "he isnt breathing", "she wasnt responding",
-                     "my mum did not know who I was", "he is talking to people who are not there"] {
+                     "my mum did not know who I was", "he is talking to people who are not there", "he isnt awake",
+                     "he doesn't have a pulse", "his pupils are not the same size"] {
             #expect(parser.parse(text).negative.isEmpty, "\(text): \(parser.parse(text).clauses)")
         }
     }

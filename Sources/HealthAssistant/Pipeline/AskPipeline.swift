@@ -138,9 +138,13 @@ struct AskPipeline: Sendable {
     /// findings only word for word, so the name's meaning does not match the condition's findings.
     /// The rules still read it ("I think I'm having a heart attack" is its own red flag), and
     /// nothing is denied.
+    static let namedFearMaxWords = 10
+
     static func settingAsideNamedFears(_ f: Findings, names: ConditionNames, hypothesis: CompiledPattern) -> Findings {
         var f = f
-        for i in f.clauses.indices where !f.clauses[i].negated && !f.clauses[i].literalOnly && hypothesis.matches(f.clauses[i].text.lowercased())
+        // A long clause (a run-on message) holds what the person feels too: only short ones are set aside.
+        for i in f.clauses.indices where !f.clauses[i].negated && !f.clauses[i].literalOnly
+            && f.clauses[i].text.split(separator: " ").count <= Self.namedFearMaxWords && hypothesis.matches(f.clauses[i].text.lowercased())
             && !names.named(in: [Set(TextMatch.stems(f.clauses[i].text))]).isEmpty {
             f.clauses[i].literalOnly = true
         }
