@@ -5,6 +5,8 @@
 public struct ConditionNames: Sendable {
     /// (profile index, content stems of one name or alias).
     let entries: [(profile: Int, stems: [String])]
+    /// Entry indices by their first stem: a clause only tests the names that start with one of its words.
+    let byFirstStem: [String: [Int]]
 
     public init(_ profiles: [ConditionProfile]) {
         var entries: [(Int, [String])] = []
@@ -18,12 +20,17 @@ public struct ConditionNames: Sendable {
             }
         }
         self.entries = entries
+        byFirstStem = Dictionary(grouping: entries.indices, by: { entries[$0].1[0] })
     }
 
     /// Indices of the profiles named in `clauses` (stems of the positive clauses), in profile order.
     func named(in clauses: [Set<String>]) -> [Int] {
-        var out: [Int] = []
-        for (p, stems) in entries where out.last != p && clauses.contains(where: { c in stems.allSatisfy(c.contains) }) { out.append(p) }
-        return out
+        var found = Set<Int>()
+        for c in clauses {
+            for stem in c {
+                for e in byFirstStem[stem] ?? [] where entries[e].stems.allSatisfy(c.contains) { found.insert(entries[e].profile) }
+            }
+        }
+        return found.sorted()
     }
 }
