@@ -52,7 +52,7 @@ public struct FindingsParser: Sendable {
         // name a fever, in meaning and in the library's wordings ("a temperature"). The reading stays in the vitals.
         if let t = f.vitals.temperatureC, t < lexicon.measuredFever.normalBelowC {
             f.clauses.removeAll { c in
-                !c.negated && vitals(c.text.lowercased()).temperatureC != nil
+                !c.negated && temperature(c.text.lowercased()) != nil
                     && TextMatch.stems(c.text).allSatisfy { lexicon.measuredFever.readingWords.contains($0) || $0.allSatisfy(\.isNumber) }
             }
         }
@@ -331,11 +331,10 @@ public struct FindingsParser: Sendable {
 
     // MARK: vitals
 
-    func vitals(_ t: String) -> Findings.Vitals {
-        var v = Findings.Vitals()
-        // Temperature: a number with °C/°F, after "temp"/"temperature"/"fever of"/"T", or a bare
-        // 35.0–42.9 when the question is about a temperature. Every reading counts and the highest
-        // wins ("37.5 this morning, now 38.6" is a fever).
+    /// Temperature: a number with °C/°F, after "temp"/"temperature"/"fever of"/"T", or a bare
+    /// 35.0–42.9 when the question is about a temperature. Every reading counts and the highest
+    /// wins ("37.5 this morning, now 38.6" is a fever).
+    func temperature(_ t: String) -> Double? {
         var readings: [Double] = []
         for m in t.regexAllCaptures(#"(\d{2,3}(?:\.\d+)?)\s*(?:°|º|deg(?:rees?)?)?\s*(c|f|celsius|fahrenheit)\b"#) {
             if let value = Double(m[0]) { readings.append(m[1].hasPrefix("f") ? (value - 32) * 5 / 9 : value) }
@@ -348,7 +347,12 @@ public struct FindingsParser: Sendable {
                 if let value = Double(m[0]) { readings.append(value) }
             }
         }
-        v.temperatureC = readings.filter { (30...46).contains($0) }.max()
+        return readings.filter { (30...46).contains($0) }.max()
+    }
+
+    func vitals(_ t: String) -> Findings.Vitals {
+        var v = Findings.Vitals()
+        v.temperatureC = temperature(t)
         if let m = firstMatch(#"(\d{2,3})\s*(?:bpm|beats per minute|beats a minute|beats/min)"#, in: t) ?? firstMatch(#"\b(?:hr|heart rate|pulse)\s*(?:of|is|was|at|:)?\s*(\d{2,3})\b"#, in: t) {
             v.heartRate = Double(m)
         }

@@ -35,14 +35,14 @@ public struct FindingsLexicon: Sendable {
     var postpartum: CompiledPattern
     /// The message is about the baby ("he is yellow", feeds, nappies): a birth it mentions is not the patient's.
     var babyIsPatient: CompiledPattern
-    /// A measured temperature from this many °C is also said as a finding, in these words.
-    /// Below `normalBelowC` a reading is normal: a clause that only gives it (its stems all
-    /// `readingWords` or digits) says no finding.
     /// Words that make a clause a fear or a guess ("worried it's", "could it be"): a clause with
     /// them that names a condition is set aside from matching by meaning (`AskPipeline.settingAsideNamedFears`).
     var hypothesis: CompiledPattern
     /// Idioms said again in the library's words, as derived clauses ("been sick" → "vomiting").
     var restatements: [(pattern: CompiledPattern, says: String)]
+    /// A measured temperature from this many °C is also said as a finding, in these words.
+    /// Below `normalBelowC` a reading is normal: a clause that only gives it (its stems all
+    /// `readingWords` or digits) says no finding.
     var measuredFever: (atLeastC: Double, says: String, normalBelowC: Double, readingWords: Set<String>)
     var explicitDenial: ExplicitDenial
     /// Cues that deny only when they open the clause and a known denial follows: the cues, what

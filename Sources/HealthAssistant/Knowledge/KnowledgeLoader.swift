@@ -138,13 +138,17 @@ struct KnowledgeLoader {
         let cuePatterns = try cues.map { cue in
             (cue, try expand.compile([#"\b"# + NSRegularExpression.escapedPattern(for: cue) + #"\b"#], file: display(nfile), rule: nil, field: "cues"))
         }
+        // Every list of cues elsewhere in the file names cues from `cues`.
+        func knownCues(_ m: StrictMapping, _ key: String) throws -> Set<String> {
+            let its = try m.strings(key) ?? []
+            for c in its where !cues.contains(c) { throw m.error(key, "'\(c)' is not one of the cues", fix: "add it to cues or remove it here") }
+            return Set(its)
+        }
         var withCue: [(cues: Set<String>, after: CompiledPattern)] = []
         for (i, item) in (try neg.list("findings_with_cue") ?? []).enumerated() {
             let m = try StrictMapping(item, file: display(nfile), path: "findings_with_cue[\(i)]")
             try m.rejectUnknownKeys(["cues", "after"])
-            let its = try m.strings("cues") ?? []
-            for c in its where !cues.contains(c) { throw m.error("cues", "'\(c)' is not one of the cues", fix: "add it to cues or remove it here") }
-            withCue.append((Set(its), try expand.compile(try m.strings("after") ?? [], file: display(nfile), rule: nil, field: m.field("after"), anchored: true)))
+            withCue.append((try knownCues(m, "cues"), try expand.compile(try m.strings("after") ?? [], file: display(nfile), rule: nil, field: m.field("after"), anchored: true)))
         }
         let fin = try StrictMapping(try yaml(ffile), file: display(ffile), path: "")
         try fin.rejectUnknownKeys(["history", "sudden", "gradual", "severe", "pregnant", "pregnancy_weeks", "postpartum", "baby_is_patient", "measured_fever", "hypothesis", "restatements"])
@@ -173,18 +177,16 @@ struct KnowledgeLoader {
         try denial.rejectUnknownKeys(["before", "not_after"])
         guard let leading = try neg.mapping("leading_only") else { throw neg.error("leading_only", "missing", fix: "restore it from git") }
         try leading.rejectUnknownKeys(["cues", "before", "denies"])
-        let leadingCues = Set(try leading.strings("cues") ?? [])
+        let leadingCues = try knownCues(leading, "cues")
         guard let subject = try neg.mapping("denial_subject") else { throw neg.error("denial_subject", "missing", fix: "restore it from git") }
         try subject.rejectUnknownKeys(["cues", "max_words"])
-        for c in try subject.strings("cues") ?? [] where !cues.contains(c) { throw subject.error("cues", "'\(c)' is not one of the cues", fix: "add it to cues or remove it here") }
-        for c in leadingCues where !cues.contains(c) { throw leading.error("cues", "'\(c)' is not one of the cues", fix: "add it to cues or remove it here") }
         return FindingsLexicon(
             negationCues: cuePatterns,
             anyNegationCue: try expand.compile(cues.map { #"\b"# + NSRegularExpression.escapedPattern(for: $0) + #"\b"# }, file: display(nfile), rule: nil, field: "cues"),
             pseudoNegations: try neg.strings("pseudo_negations") ?? [],
             reassurances: Set(try neg.strings("reassurances") ?? []), reassuranceMaxWords: Int(try neg.number("reassurance_max_words") ?? 0),
-            denialSubject: (Set(try subject.strings("cues") ?? []), Int(try subject.number("max_words") ?? 0)),
-            narrowScopeCues: Set(try neg.strings("narrow_scope_cues") ?? []),
+            denialSubject: (try knownCues(subject, "cues"), Int(try subject.number("max_words") ?? 0)),
+            narrowScopeCues: try knownCues(neg, "narrow_scope_cues"),
             reassuranceBreakers: Set(try neg.strings("reassurance_breakers") ?? []),
             findingsWithCue: withCue,
             historyDenial: try pattern(neg, "history_denial", nfile), historyDoubt: try pattern(neg, "history_doubt", nfile), pregnancyDenial: try pattern(neg, "pregnancy_denial", nfile),

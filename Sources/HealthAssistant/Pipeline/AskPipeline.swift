@@ -108,7 +108,7 @@ struct AskPipeline: Sendable {
 
         // 6. triage
         var evidence = redFlags(f, ranked: ranked, clauseVectors: useComplete ? clauseVectors : nil, model: useComplete ? model : nil,
-                                crisisFromRanking: concepts == nil || vectors == nil, lexicon: index.symptomLexicon, index: index)
+                                crisisFromRanking: concepts == nil || vectors == nil, index: index)
         if let concepts, let vectors { evidence = merge(evidence, conceptFlags(f, vectors: vectors, embedded: embedded, model: concepts, ranked: ranked)) }
         // With no recognisable symptom or finding, say so: no guessed conditions, and safe advice.
         let understood = Self.understood(f, evidence: evidence, lexicon: index.symptomLexicon, closestCondition: dense.values.max(),
@@ -155,9 +155,10 @@ struct AskPipeline: Sendable {
     /// conditions' own flags, a crisis condition, then flags said in other words. One per flag text.
     /// `crisisFromRanking`: without the concept detector (keyword-only answers), a crisis condition
     /// leading the ranking stands in for crisis words no rule anticipated.
-    /// `index`: the conditions the question names are checked for their flags too (`ConditionNames`).
+    /// `index`: its symptom lexicon tells specific one-word wordings, and the conditions the question
+    /// names are checked for their flags too (`ConditionNames`).
     func redFlags(_ f: Findings, ranked: [RankedCondition], clauseVectors: Matrix?, model: SymptomModel?, crisisFromRanking: Bool = true,
-                  lexicon: SymptomLexicon? = nil, index: IndexResources? = nil) -> [TriageEvidence] {
+                  index: IndexResources? = nil) -> [TriageEvidence] {
         var evidence = rules.hits(f).map { hit in
             var e = TriageEvidence(kind: .rule, level: hit.rule.level, flag: hit.flag, clause: hit.clause, id: hit.rule.id, crisis: hit.rule.crisis)
             e.readClauses = hit.clauses
@@ -175,7 +176,7 @@ struct AskPipeline: Sendable {
         }
         evidence += conditionFlags.lexicalFlags(f, candidates: candidates,
                                                 matched: Dictionary(leading.map { ($0.profile.id, $0.matched) }, uniquingKeysWith: { a, _ in a }),
-                                                named: named, lexicon: lexicon)
+                                                named: named, lexicon: index?.symptomLexicon)
         var seen = Set<String>()
         evidence = evidence.filter { seen.insert($0.flag.lowercased()).inserted }
         if crisisFromRanking, !evidence.contains(where: \.crisis), let crisis = conditionFlags.crisisCondition(f, ranked: ranked) { evidence.insert(crisis, at: 0) }

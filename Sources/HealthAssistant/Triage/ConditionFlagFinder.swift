@@ -56,13 +56,13 @@ struct ConditionFlagFinder: Sendable {
                     // A key finding is the condition's own picture; a lone other one (drooling in
                     // croup) is a danger sign only with the condition around it.
                     let lone = Set(flag.all).count + (flag.any.isEmpty ? 0 : 1) < 2
-                    let metByKey = (all.compactMap { $0 }.isEmpty ? flag.any.filter { strict[$0] != nil } : flag.all)
-                        .contains { name in condition.symptoms.contains { $0.name == name && $0.weight == "key" } }
+                    func isKey(_ name: String) -> Bool { condition.symptoms.contains { $0.name == name && $0.weight == "key" } }
+                    let metByKey = (all.compactMap { $0 }.isEmpty ? flag.any.filter { strict[$0] != nil } : flag.all).contains(where: isKey)
                     let context = loose.union(matched[condition.id] ?? [])
                     // The analyser finding one of its key findings (by meaning too) shows the
                     // condition itself: "can't see anything on the left side" is a flag of sudden
                     // vision loss when the message also reads as a sudden loss of sight.
-                    let keyShown = (matched[condition.id] ?? []).contains { name in condition.symptoms.contains { $0.name == name && $0.weight == "key" } }
+                    let keyShown = (matched[condition.id] ?? []).contains(where: isKey)
                     if policy.loneFindingNeedsContext, lone, !(policy.loneKeyFindingStands && (metByKey || keyShown)), !named.contains(condition.id),
                        !context.contains(where: { !own.contains($0) }) { continue }
                     let clause = (all.compactMap { $0 } + any).first.map { positive[$0] } ?? positive.first ?? f.text
