@@ -83,6 +83,20 @@ struct FindingsParserTests {
         #expect(parser.parse("red stuff in nappy. feeding well n wet nappies normal").negative == ["feeding well", "wet nappies normal"])
     }
 
+    /// "I can swallow", "she is able to put weight on it": an ability still there denies trouble
+    /// with it. Limited abilities ("can barely swallow", "can only walk a few steps"), what the
+    /// person can feel or see, and breathing or talking (said of a partial trouble) stay findings.
+    @Test func anAbilityStillThereIsADenial() {
+        for text in ["I can swallow", "he can still walk on it", "she is able to put weight on it", "he's able to move his fingers", "I can keep fluids down"] {
+            let f = parser.parse(text)
+            #expect(f.positive.isEmpty && f.negative.count == 1, "\(text): \(f.clauses)")
+        }
+        for text in ["I can barely swallow", "I can only walk a few steps", "I can feel a lump", "he can breathe but he is wheezing", "I can see flashing lights", "I can't swallow"] {
+            let f = parser.parse(text)
+            #expect(f.negative.isEmpty, "\(text): \(f.clauses)")
+        }
+    }
+
     /// "no poo or wind for 3 days" is nothing coming out (a blocked bowel), not a denial; "no blood in
     /// the poo" still denies.
     @Test func nothingComingOutIsAFinding() {
@@ -237,11 +251,21 @@ struct FindingsParserTests {
         ("my 2-year-old has a fever", 2.0, nil as Findings.Sex?), ("45 yo male with chest pain", 45, .male),
         ("a 65-year-old woman with cough", 65, .female), ("my 6 week old baby is hot", 6.0 / 52, nil),
         ("my 3 month old son", 0.25, .male), ("I'm 30 and pregnant", 30, .female), ("my newborn is yellow", 0.05, nil),
+        // In words, and a person's years without "old".
+        ("our son is six weeks old and hot", 6.0 / 52, .male), ("my daughter 16 years, fainted playing netball", 16, .female),
     ])
     func ageAndSex(text: String, age: Double, sex: Findings.Sex?) {
         let f = parser.parse(text)
         #expect(abs((f.ageYears ?? -1) - age) < 0.01, "\(text) → \(String(describing: f.ageYears))")
         if let sex { #expect(f.sex == sex) }
+    }
+
+    /// "my daughter 16 years" is her age, not how long anything has lasted; a thermometer's
+    /// reading is a temperature.
+    @Test func anAgeIsNoDurationAndAThermometerReads() {
+        let f = parser.parse("my mum 74 years, suddenly dizzy")
+        #expect(f.ageYears == 74 && f.durationDays == nil, "\(f.durationDays as Any)")
+        #expect(parser.parse("the thermometer under his arm says 38.2").vitals.temperatureC == 38.2)
     }
 
     @Test func vitalsWithUnits() {

@@ -72,3 +72,14 @@ if os.path.isdir(os.path.join(here, 'dev5')):
     level5 = {s['id']: s['level'] for s in scen5}
     assert not set(level5) & (set(level) | set(level3) | set(level4)), 'dev5 scenario ids must be new'
     assemble(os.path.join('dev5', 'messages'), 'dev5-cases.jsonl', level5, {i: 'dev' for i in level5})
+# A sixth dev batch (dev6/), written 2026-11-24 (session 12) to find which mechanisms lose
+# emergencies on the test half without reading it: 130 new scenarios by a blind helper who read
+# no file at all, by chief complaint as the first list was (64 emergency, 26 urgent, 18 routine,
+# 14 self-care, 8 not-understood), many emergencies said alongside reassuring details, then six
+# writers in the first batch's six voices (terse, rambling, anxious parent or carer, older adult,
+# non-native English, texting) wrote one message each. All dev.
+if os.path.isdir(os.path.join(here, 'dev6')):
+    scen6 = [json.loads(l) for l in open(os.path.join(here, 'dev6', 'scenarios.jsonl')) if l.strip()]
+    level6 = {s['id']: s['level'] for s in scen6}
+    assert not set(level6) & (set(level) | set(level3) | set(level4) | set(level5)), 'dev6 scenario ids must be new'
+    assemble(os.path.join('dev6', 'messages'), 'dev6-cases.jsonl', level6, {i: 'dev' for i in level6})

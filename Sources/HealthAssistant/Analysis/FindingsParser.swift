@@ -112,6 +112,8 @@ public struct FindingsParser: Sendable {
     /// A negation before it turns it round: "not breathing normally" is a red flag, not a denial.
     func isReassurance(_ piece: String) -> Bool {
         let words = piece.split(separator: " ")
+        // "I can swallow", "he's able to walk": a whole clause saying an ability is kept.
+        if lexicon.abilities.matches(piece.lowercased().trimmingCharacters(in: .whitespaces)) { return true }
         guard words.count >= 2, words.count <= lexicon.reassuranceMaxWords, !lexicon.anyNegationCue.matches(piece) else { return false }
         // "breathing faster than normal", "hardly feeding well", "stopped feeding well": a change
         // from normal is a finding, not a reassurance.
@@ -231,12 +233,14 @@ public struct FindingsParser: Sendable {
         + #"c\b|f\b|am\b|pm\b|:|\.\d|feet|foot|ft\b|stone|st\b|miles?|km))"#
 
     func age(_ t: String) -> Double? {
+        // "six weeks old": a number in words too (not "a", which is "a week old" at most).
+        let n = #"(\d+(?:\.\d+)?|"# + Self.numberWordAlternatives.split(separator: "|").filter { $0 != "a" && $0 != "an" }.joined(separator: "|") + ")"
         let patterns: [(String, Double)] = [
-            (#"(\d+(?:\.\d+)?)\s*(?:-|\s)?\s*(?:weeks?|wks?)[- ]old"#, 1.0 / 52),
-            (#"(\d+(?:\.\d+)?)\s*(?:-|\s)?\s*(?:days?)[- ]old"#, 1.0 / 365),
-            (#"(\d+(?:\.\d+)?)\s*(?:-|\s)?\s*(?:months?|mos?)[- ]old"#, 1.0 / 12),
+            (n + #"\s*(?:-|\s)?\s*(?:weeks?|wks?)[- ]old"#, 1.0 / 52),
+            (n + #"\s*(?:-|\s)?\s*(?:days?)[- ]old"#, 1.0 / 365),
+            (n + #"\s*(?:-|\s)?\s*(?:months?|mos?)[- ]old"#, 1.0 / 12),
             (#"(\d+(?:\.\d+)?)\s*(?:-|\s)?\s*(?:month|mo)\b"#, 1.0 / 12),
-            (#"(\d+(?:\.\d+)?)\s*(?:-|\s)?\s*(?:years?|yrs?)[- ]old"#, 1),
+            (n + #"\s*(?:-|\s)?\s*(?:years?|yrs?)[- ]old"#, 1),
             (#"\b(\d+)\s*(?:yo|y/o|y\.o\.|yr old|yrs old|year old)\b"#, 1),
             (#"\b(\d{1,3})\s*(?:-|\s)?(?:male|female|man|woman|boy|girl)\b"#, 1),
             (#"\b(?:aged?|age of)\s*(\d+)"#, 1),
@@ -246,11 +250,13 @@ public struct FindingsParser: Sendable {
             // Someone described by the person writing: "my little boy is 2", "she's 30", "husband (44)",
             // "flatmate (28, asthmatic)", "my son, 40,". A unit after the number means it is not an age.
             (#"\b(?:"# + Self.describedPeople + #")(?:'s| is| s|,| who is| who's| aged)\s+(?:only |just |nearly |almost |about |around )?(\d{1,3})\b"# + Self.notAUnit, 1),
+            // "my daughter 16 years", "I am 25 years": a person and a number of years is an age.
+            (Self.personAndYears, 1),
             // (Patterns are matched from a word start, so the parenthesis is a look-behind.)
             (#"(?<=\()(\d{1,3})\s*(?:m|f|yo|y|yrs?|years?)?(?:\s*,[^)]*)?\)"#, 1),
         ]
         for (pattern, scale) in patterns {
-            if let m = firstMatch(pattern, in: t), let v = Double(m) {
+            if let m = firstMatch(pattern, in: t), let v = Double(m) ?? Self.wordNumbers[m] {
                 let years = v * scale
                 if years < 120 { return years }
             }
@@ -287,8 +293,13 @@ public struct FindingsParser: Sendable {
     /// ("16 weeks pregnant", "32 weeks gone").
     static let notADuration = "old|pregnant|gestation|postpartum|gone|along"
 
+    /// "my daughter 16 years", "I am 25 years" (no "old"): an age, captured.
+    static let personAndYears = #"\b(?:"# + describedPeople + #"|i'm|i am|im)\s+(\d{1,3})\s*(?:years?|yrs?)\b(?!\s*(?:ago|back|before|earlier|now|since|later))"#
+
     func duration(_ t: String) -> Double? {
         let units = Self.unitDays
+        // An age said without "old" is no duration.
+        let t = t.replacingOccurrences(of: Self.personAndYears, with: " ", options: .regularExpression)
         // "every 5 minutes" is how often, not how long.
         let pattern = #"(?:for|past|last|about|over|since)?\s*(?:the\s+)?(?<!every\s)(\d+(?:\.\d+)?|"# + Self.numberWordAlternatives + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*("# + Self.notADuration + #"))"#
         if let m = CompiledPatterns.shared.regex(pattern).firstMatch(in: t, range: NSRange(t.startIndex..., in: t)),
@@ -342,7 +353,7 @@ public struct FindingsParser: Sendable {
         for m in t.regexAllCaptures(#"\b(?:temp(?:erature)?|fever of|fever is|t)\s*(?:of|is|was|at|:)?\s*(\d{2,3}(?:\.\d+)?)"#) {
             if let value = Double(m[0]) { readings.append(value > 50 ? (value - 32) * 5 / 9 : value) }
         }
-        if t.regexRange(#"temp|fever|hot\b"#) != nil {
+        if t.regexRange(#"temp|fever|hot\b|thermometer"#) != nil {
             for m in t.regexAllCaptures(#"\b((?:3[5-9]|4[0-2])\.\d)\b(?!\s*(?:mg|ml|kg|g\b|mmol|%|weeks?|lbs?|cm|mm))"#) {
                 if let value = Double(m[0]) { readings.append(value) }
             }

@@ -10,6 +10,8 @@ public struct FindingsLexicon: Sendable {
     /// Words that end a short clause saying all is well ("breathing normally"): a cue after the finding.
     var reassurances: Set<String>
     var reassuranceMaxWords: Int
+    /// A whole clause saying an ability the person still has ("I can swallow"): a denial of trouble with it.
+    var abilities: CompiledPattern
     /// The words before a denial by one of these cues, up to `maxWords`, are what it is about (`Clause.literalOnly`).
     var denialSubject: (cues: Set<String>, maxWords: Int)
     /// Cues whose denial stops at the first "and" or "with" (an auxiliary's: "didn't take my inhaler and can't breathe").

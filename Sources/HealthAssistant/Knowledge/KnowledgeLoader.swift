@@ -59,6 +59,14 @@ struct KnowledgeLoader {
             throw KnowledgeError(file: display("triage-policy.yaml"), message: "crisis_words names '\(unknown)', which is no crisis concept in concepts/",
                                  fix: "name a concept with crisis: true, or remove it from crisis_words.ids")
         }
+        for c in concepts {
+            if let unknown = c.givesWayTo.first(where: { ids[$0] == nil }) {
+                throw KnowledgeError(file: c.file, rule: c.id, field: "gives_way_to", message: "'\(unknown)' is no safety rule", fix: "name a rule id from rules/safety/")
+            }
+            if let rule = c.givesWayTo.compactMap({ id in rules.first { $0.id == id } }).first(where: { $0.vetoes.isEmpty }) {
+                throw KnowledgeError(file: c.file, rule: c.id, field: "gives_way_to", message: "rule '\(rule.id)' has no vetoes to honour", fix: "name a rule with vetoes, or remove it")
+            }
+        }
         return ClinicalKnowledge(directory: directory, rules: rules, lexicons: lexicons, findings: findings, policy: policy, weights: weights,
                                  concepts: concepts)
     }
@@ -132,7 +140,7 @@ struct KnowledgeLoader {
         let nfile = "negation.yaml", ffile = "findings.yaml"
         let neg = try StrictMapping(try yaml(nfile), file: display(nfile), path: "")
         try neg.rejectUnknownKeys(["cues", "pseudo_negations", "findings_with_cue", "history_denial", "history_doubt", "pregnancy_denial", "reassurances",
-                                   "reassurance_max_words", "reassurance_breakers", "explicit_denial", "leading_only", "denial_subject", "narrow_scope_cues"])
+                                   "reassurance_max_words", "abilities", "reassurance_breakers", "explicit_denial", "leading_only", "denial_subject", "narrow_scope_cues"])
         let cues = try neg.strings("cues") ?? []
         if cues.isEmpty { throw neg.error("cues", "no negation cues", fix: "list the words that deny a symptom") }
         let cuePatterns = try cues.map { cue in
@@ -185,6 +193,7 @@ struct KnowledgeLoader {
             anyNegationCue: try expand.compile(cues.map { #"\b"# + NSRegularExpression.escapedPattern(for: $0) + #"\b"# }, file: display(nfile), rule: nil, field: "cues"),
             pseudoNegations: try neg.strings("pseudo_negations") ?? [],
             reassurances: Set(try neg.strings("reassurances") ?? []), reassuranceMaxWords: Int(try neg.number("reassurance_max_words") ?? 0),
+            abilities: try pattern(neg, "abilities", nfile, anchored: true),
             denialSubject: (try knownCues(subject, "cues"), Int(try subject.number("max_words") ?? 0)),
             narrowScopeCues: try knownCues(neg, "narrow_scope_cues"),
             reassuranceBreakers: Set(try neg.strings("reassurance_breakers") ?? []),
@@ -274,7 +283,7 @@ struct KnowledgeLoader {
             for (i, item) in (try top.list("concepts") ?? []).enumerated() {
                 let probe = (item as? [String: Any])?["id"] as? String
                 let m = try StrictMapping(item, file: file, rule: probe ?? "#\(i + 1)", path: "")
-                try m.rejectUnknownKeys(["id", "level", "flag", "critical", "crisis", "source", "exemplars", "negatives"])
+                try m.rejectUnknownKeys(["id", "level", "flag", "critical", "crisis", "source", "exemplars", "negatives", "gives_way_to"])
                 let id = try m.requiredString("id")
                 if let other = ids[id] { throw m.error("id", "duplicate concept id (also in \(other))", fix: "give each concept its own id") }
                 ids[id] = file
@@ -285,7 +294,7 @@ struct KnowledgeLoader {
                 if negatives.count < 8 { throw m.error("negatives", "only \(negatives.count) near misses", fix: "give at least 8 sentences that must not count") }
                 out.append(RedFlagConcept(id: id, level: level, flag: try m.requiredString("flag"), critical: try m.bool("critical") ?? false,
                                           crisis: try m.bool("crisis") ?? false, source: try requiredURL(m, "source"),
-                                          exemplars: exemplars, negatives: negatives, file: file))
+                                          exemplars: exemplars, negatives: negatives, givesWayTo: try m.strings("gives_way_to") ?? [], file: file))
             }
         }
         return out

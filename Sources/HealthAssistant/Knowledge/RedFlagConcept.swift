@@ -13,6 +13,10 @@ public struct RedFlagConcept: Sendable, Identifiable {
     public var source: String
     public var exemplars: [String]
     public var negatives: [String]
+    /// Safety rules whose vetoes this concept honours (`gives_way_to`): when one of them matched
+    /// the question and a veto stopped it (a usual seizure in known epilepsy, a simple faint,
+    /// chest-wall pain), the concept does not raise the same sign by meaning.
+    public var givesWayTo: [String] = []
     public var file: String
 }
 

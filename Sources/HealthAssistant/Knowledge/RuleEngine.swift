@@ -43,6 +43,19 @@ public struct RuleEngine: Sendable {
         return rules.compactMap { evaluate($0, input, stopEarly: true).hit }
     }
 
+    /// The rules, among `ids`, whose patterns all matched but a veto stopped (not a missing
+    /// requirement): the exceptions the question is one of.
+    public func vetoed(_ findings: Findings, among ids: Set<String>) -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        let input = RuleInput(findings)
+        return Set(rules.filter { ids.contains($0.id) }.compactMap { rule in
+            if case .conditionFailed(let why) = evaluate(rule, input, stopEarly: true).status, why.hasPrefix(Self.vetoedPrefix) { return rule.id }
+            return nil
+        })
+    }
+
+    static let vetoedPrefix = "vetoed: "
+
     /// Every rule's outcome (for explanations and per-rule tests).
     public func outcomes(_ findings: Findings) -> [Outcome] {
         let input = RuleInput(findings)
@@ -83,7 +96,7 @@ public struct RuleEngine: Sendable {
             return "needs one of: " + rule.requiresAny.map(\.description).joined(separator: "; ")
         }
         if let veto = rule.vetoes.first(where: { $0.holds(input) }), !rule.vetoOverrides.contains(where: { $0.holds(input) }) {
-            return "vetoed: \(veto)"
+            return Self.vetoedPrefix + "\(veto)"
         }
         return nil
     }

@@ -244,6 +244,12 @@ struct AskPipeline: Sendable {
                                        minSimilarity: policy.concepts.crisisMinSimilarity, margin: policy.concepts.crisisMargin)
                 .filter { policy.concepts.crisisWordIDs.contains($0.id) }
         }
+        // A concept gives way where a rule it names matched and was vetoed ("one of my usual
+        // seizures", a simple faint): the rule's exception holds for the same sign said by meaning.
+        let vetoed = rules.vetoed(f, among: Set(model.concepts.flatMap(\.givesWayTo)))
+        if !vetoed.isEmpty {
+            found.removeAll { e in !e.crisis && (model.concepts.first { $0.id == e.id }?.givesWayTo.contains(where: vetoed.contains) ?? false) }
+        }
         return found
     }
 
