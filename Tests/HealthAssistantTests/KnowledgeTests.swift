@@ -125,6 +125,14 @@ struct KnowledgeTests {
         #expect(e.rule == "no-cases" && e.field == "cases.fire")
     }
 
+    /// A concept honours only the vetoes of rules that exist and have vetoes.
+    @Test func aConceptGivesWayOnlyToARuleWithVetoes() throws {
+        let unknown = try loadError("concepts/critical.yaml") { firstOnly($0, "gives_way_to: [seizure]", "gives_way_to: [seizures]") }
+        #expect(unknown.rule == "seizure" && unknown.field == "gives_way_to" && unknown.message.contains("no safety rule"), "\(unknown)")
+        let noVetoes = try loadError("concepts/critical.yaml") { firstOnly($0, "gives_way_to: [seizure]", "gives_way_to: [sudden-breathlessness-with-warning-signs]") }
+        #expect(noVetoes.message.contains("no vetoes"), "\(noVetoes)")
+    }
+
     @Test func unknownHistory() throws {
         let e = try loadError("safety/emergency.yaml") { firstOnly($0, "{history: diabetes}", "{history: diabetis}") }
         #expect(e.message.contains("unknown history 'diabetis'"))
