@@ -266,6 +266,10 @@ struct FindingsParserTests {
         let f = parser.parse("my mum 74 years, suddenly dizzy")
         #expect(f.ageYears == 74 && f.durationDays == nil, "\(f.durationDays as Any)")
         #expect(parser.parse("the thermometer under his arm says 38.2").vitals.temperatureC == 38.2)
+        // A compound number's last word is no age ("sixty five" is not 5); a baby's weeks are.
+        #expect(parser.parse("I am sixty five years old with chest pain").ageYears == nil)
+        let baby = parser.parse("baby girl, 5 weeks, temperature 38.1")
+        #expect(abs((baby.ageYears ?? 1) - 5.0 / 52) < 0.01 && baby.durationDays == nil, "\(baby.ageYears as Any) \(baby.durationDays as Any)")
     }
 
     @Test func vitalsWithUnits() {

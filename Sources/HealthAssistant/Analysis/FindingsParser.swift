@@ -233,8 +233,10 @@ public struct FindingsParser: Sendable {
         + #"c\b|f\b|am\b|pm\b|:|\.\d|feet|foot|ft\b|stone|st\b|miles?|km))"#
 
     func age(_ t: String) -> Double? {
-        // "six weeks old": a number in words too (not "a", which is "a week old" at most).
-        let n = #"(\d+(?:\.\d+)?|"# + Self.numberWordAlternatives.split(separator: "|").filter { $0 != "a" && $0 != "an" }.joined(separator: "|") + ")"
+        // "six weeks old": a number in words too (not "a", which is "a week old" at most), but not
+        // the last word of a compound ("sixty five years old" is not 5).
+        let n = #"(?<!(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)[- ])(\d+(?:\.\d+)?|"#
+            + Self.numberWordAlternatives.split(separator: "|").filter { $0 != "a" && $0 != "an" }.joined(separator: "|") + ")"
         let patterns: [(String, Double)] = [
             (n + #"\s*(?:-|\s)?\s*(?:weeks?|wks?)[- ]old"#, 1.0 / 52),
             (n + #"\s*(?:-|\s)?\s*(?:days?)[- ]old"#, 1.0 / 365),
@@ -255,6 +257,10 @@ public struct FindingsParser: Sendable {
             // (Patterns are matched from a word start, so the parenthesis is a look-behind.)
             (#"(?<=\()(\d{1,3})\s*(?:m|f|yo|y|yrs?|years?)?(?:\s*,[^)]*)?\)"#, 1),
         ]
+        if let m = t.regexFirstCaptures(Self.babyAndWeeks), let v = Double(m[0]) {
+            let years = m[1].hasPrefix("m") ? v / 12 : v / 52
+            if years < 3 { return years }
+        }
         for (pattern, scale) in patterns {
             if let m = firstMatch(pattern, in: t), let v = Double(m) ?? Self.wordNumbers[m] {
                 let years = v * scale
@@ -294,12 +300,17 @@ public struct FindingsParser: Sendable {
     static let notADuration = "old|pregnant|gestation|postpartum|gone|along"
 
     /// "my daughter 16 years", "I am 25 years" (no "old"): an age, captured.
-    static let personAndYears = #"\b(?:"# + describedPeople + #"|i'm|i am|im)\s+(\d{1,3})\s*(?:years?|yrs?)\b(?!\s*(?:ago|back|before|earlier|now|since|later))"#
+    static let personAndYears = #"\b(?:"# + describedPeople + #"|i'm|i am|im)\s*[,(]?\s*(\d{1,3})\s*(?:years?|yrs?)\b(?!\s*(?:ago|back|before|earlier|now|since|later|smoker|smoking|of|in|with))"#
+
+    /// "my baby is 7 weeks", "baby girl, 5 weeks": a baby's weeks or months are an age (a
+    /// pregnancy's weeks are read apart), captured with the unit.
+    static let babyAndWeeks = #"\b(?:baby|babies|newborn|infant|son|daughter|boy|girl|grandson|granddaughter|little one)(?:\s+(?:girl|boy))?\s*(?:,|is|who is|who's|'s|s)?\s*(\d{1,2})\s*(weeks?|wks?|months?)\b(?!\s*(?:ago|back|later|pregnant|now|since|of|in))"#
 
     func duration(_ t: String) -> Double? {
         let units = Self.unitDays
         // An age said without "old" is no duration.
         let t = t.replacingOccurrences(of: Self.personAndYears, with: " ", options: .regularExpression)
+            .replacingOccurrences(of: Self.babyAndWeeks, with: " ", options: .regularExpression)
         // "every 5 minutes" is how often, not how long.
         let pattern = #"(?:for|past|last|about|over|since)?\s*(?:the\s+)?(?<!every\s)(\d+(?:\.\d+)?|"# + Self.numberWordAlternatives + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*("# + Self.notADuration + #"))"#
         if let m = CompiledPatterns.shared.regex(pattern).firstMatch(in: t, range: NSRange(t.startIndex..., in: t)),
