@@ -110,9 +110,9 @@ public struct FindingsParser: Sendable {
     /// (NegEx's post-negation: the cue follows the finding). Words from rules/negation.yaml.
     /// The whole piece counts, so "lips and tongue fine" denies both.
     /// A negation before it turns it round: "not breathing normally" is a red flag, not a denial.
+    /// A whole clause saying an ability still there ("I can swallow") reassures too (`abilities`).
     func isReassurance(_ piece: String) -> Bool {
         let words = piece.split(separator: " ")
-        // "I can swallow", "he's able to walk": a whole clause saying an ability is kept.
         if lexicon.abilities.matches(piece.lowercased().trimmingCharacters(in: .whitespaces)) { return true }
         guard words.count >= 2, words.count <= lexicon.reassuranceMaxWords, !lexicon.anyNegationCue.matches(piece) else { return false }
         // "breathing faster than normal", "hardly feeding well", "stopped feeding well": a change
@@ -232,11 +232,13 @@ public struct FindingsParser: Sendable {
     static let notAUnit = #"(?!\s*(?:%|percent|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|times?|kg|lbs?|cm|mm|ml|°|degrees?|"#
         + #"c\b|f\b|am\b|pm\b|:|\.\d|feet|foot|ft\b|stone|st\b|miles?|km))"#
 
+    /// An age's number before "old": digits, or a number in words ("six weeks old"; not "a", which
+    /// is "a week old" at most), but not the last word of a compound ("sixty five years old" is not 5).
+    static let ageNumber = #"(?<!(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)[- ])(\d+(?:\.\d+)?|"#
+        + wordNumbers.keys.filter { $0 != "a" && $0 != "an" }.sorted { $0.count > $1.count }.joined(separator: "|") + ")"
+
     func age(_ t: String) -> Double? {
-        // "six weeks old": a number in words too (not "a", which is "a week old" at most), but not
-        // the last word of a compound ("sixty five years old" is not 5).
-        let n = #"(?<!(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)[- ])(\d+(?:\.\d+)?|"#
-            + Self.numberWordAlternatives.split(separator: "|").filter { $0 != "a" && $0 != "an" }.joined(separator: "|") + ")"
+        let n = Self.ageNumber
         let patterns: [(String, Double)] = [
             (n + #"\s*(?:-|\s)?\s*(?:weeks?|wks?)[- ]old"#, 1.0 / 52),
             (n + #"\s*(?:-|\s)?\s*(?:days?)[- ]old"#, 1.0 / 365),
@@ -309,8 +311,7 @@ public struct FindingsParser: Sendable {
     func duration(_ t: String) -> Double? {
         let units = Self.unitDays
         // An age said without "old" is no duration.
-        let t = t.replacingOccurrences(of: Self.personAndYears, with: " ", options: .regularExpression)
-            .replacingOccurrences(of: Self.babyAndWeeks, with: " ", options: .regularExpression)
+        let t = t.regexReplacing(Self.personAndYears, with: " ").regexReplacing(Self.babyAndWeeks, with: " ")
         // "every 5 minutes" is how often, not how long.
         let pattern = #"(?:for|past|last|about|over|since)?\s*(?:the\s+)?(?<!every\s)(\d+(?:\.\d+)?|"# + Self.numberWordAlternatives + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*("# + Self.notADuration + #"))"#
         if let m = CompiledPatterns.shared.regex(pattern).firstMatch(in: t, range: NSRange(t.startIndex..., in: t)),

@@ -36,6 +36,11 @@ extension String {
         CompiledPatterns.shared.regex(pattern).firstMatch(in: self, range: NSRange(startIndex..., in: self)).map(captures)
     }
 
+    /// This text with every match replaced by `template` (the regex compiled once per pattern).
+    func regexReplacing(_ pattern: String, with template: String) -> String {
+        CompiledPatterns.shared.regex(pattern).stringByReplacingMatches(in: self, range: NSRange(startIndex..., in: self), withTemplate: template)
+    }
+
     /// The capture groups of every match, in order.
     func regexAllCaptures(_ pattern: String) -> [[String]] {
         CompiledPatterns.shared.regex(pattern).matches(in: self, range: NSRange(startIndex..., in: self)).map(captures)

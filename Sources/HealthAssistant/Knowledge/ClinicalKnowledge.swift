@@ -104,6 +104,7 @@ public struct ClinicalKnowledge: Sendable {
             let found = o.matchedClauses.enumerated().compactMap { i, c in c.map { "pattern \(i + 1) on \"\($0)\"" } }
             return "matched \(found.joined(separator: ", ")); pattern \(missing.map { String($0 + 1) }.joined(separator: ", ")) found nothing"
         case .conditionFailed(let why): return "patterns matched, but \(why)"
+        case .vetoed(let veto): return "patterns matched, but vetoed: \(veto)"
         }
     }
 }

@@ -20,6 +20,8 @@ public struct RuleEngine: Sendable {
             case patternsMissing([Int])
             /// Every pattern matched, but a condition did not hold (in words).
             case conditionFailed(String)
+            /// Every pattern matched and its requirements held, but a veto stopped it (the veto, in words).
+            case vetoed(String)
             /// None of its patterns matched.
             case silent
         }
@@ -49,12 +51,10 @@ public struct RuleEngine: Sendable {
         guard !ids.isEmpty else { return [] }
         let input = RuleInput(findings)
         return Set(rules.filter { ids.contains($0.id) }.compactMap { rule in
-            if case .conditionFailed(let why) = evaluate(rule, input, stopEarly: true).status, why.hasPrefix(Self.vetoedPrefix) { return rule.id }
+            if case .vetoed = evaluate(rule, input, stopEarly: true).status { return rule.id }
             return nil
         })
     }
-
-    static let vetoedPrefix = "vetoed: "
 
     /// Every rule's outcome (for explanations and per-rule tests).
     public func outcomes(_ findings: Findings) -> [Outcome] {
@@ -79,24 +79,24 @@ public struct RuleEngine: Sendable {
         if !missing.isEmpty {
             return Outcome(rule: rule, status: missing.count == matched.count ? .silent : .patternsMissing(missing), matchedClauses: matched, hit: nil)
         }
-        if let failure = conditionFailure(rule, input) {
+        if let stopped = conditionFailure(rule, input) {
             // A threshold rule is near only when the question gave one of the readings it tests.
             let near = !rule.all.isEmpty || rule.readings.contains { $0.value(input.findings.vitals) != nil }
-            return Outcome(rule: rule, status: near ? .conditionFailed(failure) : .silent, matchedClauses: matched, hit: nil)
+            return Outcome(rule: rule, status: near ? stopped : .silent, matchedClauses: matched, hit: nil)
         }
         let flag = Self.render(rule.flag, input.findings.vitals)
         let clause = matched.first.flatMap { $0 } ?? rule.shows.map { Self.render($0, input.findings.vitals) } ?? "vital signs"
         return Outcome(rule: rule, status: .fired, matchedClauses: matched, hit: Hit(rule: rule, flag: flag, clause: clause, clauses: matched.compactMap { $0 }))
     }
 
-    /// Why the rule's conditions stop it, or nil when they let it fire.
-    func conditionFailure(_ rule: SafetyRule, _ input: RuleInput) -> String? {
-        if let requires = rule.requires, let failed = requires.firstFailure(input) { return "needs \(failed)" }
+    /// Why the rule's conditions stop it (`.conditionFailed` or `.vetoed`), or nil when they let it fire.
+    func conditionFailure(_ rule: SafetyRule, _ input: RuleInput) -> Outcome.Status? {
+        if let requires = rule.requires, let failed = requires.firstFailure(input) { return .conditionFailed("needs \(failed)") }
         if !rule.requiresAny.isEmpty, !rule.requiresAny.contains(where: { $0.holds(input) }) {
-            return "needs one of: " + rule.requiresAny.map(\.description).joined(separator: "; ")
+            return .conditionFailed("needs one of: " + rule.requiresAny.map(\.description).joined(separator: "; "))
         }
         if let veto = rule.vetoes.first(where: { $0.holds(input) }), !rule.vetoOverrides.contains(where: { $0.holds(input) }) {
-            return Self.vetoedPrefix + "\(veto)"
+            return .vetoed("\(veto)")
         }
         return nil
     }
