@@ -83,3 +83,13 @@ if os.path.isdir(os.path.join(here, 'dev6')):
     level6 = {s['id']: s['level'] for s in scen6}
     assert not set(level6) & (set(level) | set(level3) | set(level4) | set(level5)), 'dev6 scenario ids must be new'
     assemble(os.path.join('dev6', 'messages'), 'dev6-cases.jsonl', level6, {i: 'dev' for i in level6})
+# A seventh dev batch (dev7/), written 2026-11-24 (session 13) for breadth: 150 new scenarios by a
+# blind helper who read no file, one or more for each of the Manchester Triage System's
+# presentational charts (70 emergency, 32 urgent, 20 routine, 18 self-care, 10 not-understood),
+# emergencies often told with minimising details, mild ones sometimes with alarming words; then
+# six writers in the first batch's six voices wrote one message each. All dev.
+if os.path.isdir(os.path.join(here, 'dev7')):
+    scen7 = [json.loads(l) for l in open(os.path.join(here, 'dev7', 'scenarios.jsonl')) if l.strip()]
+    level7 = {s['id']: s['level'] for s in scen7}
+    assert not set(level7) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6)), 'dev7 scenario ids must be new'
+    assemble(os.path.join('dev7', 'messages'), 'dev7-cases.jsonl', level7, {i: 'dev' for i in level7})
