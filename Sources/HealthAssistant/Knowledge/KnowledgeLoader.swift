@@ -319,12 +319,12 @@ struct KnowledgeLoader {
         }
         let diff = try section("differential", ["leading_emergency_without_sign", "leading_emergency_min_matched", "runner_up", "cant_miss"])
         guard let cm = try diff.mapping("cant_miss") else { throw diff.error("cant_miss", "missing", fix: "restore it from git") }
-        try cm.rejectUnknownKeys(["within_top", "typical_key_coverage", "typical_min_matched", "some_key_coverage", "otherwise"])
+        try cm.rejectUnknownKeys(["within_top", "typical_key_coverage", "typical_min_matched", "some_key_coverage", "otherwise", "max_score_gap"])
         guard let ru = try diff.mapping("runner_up") else { throw diff.error("runner_up", "missing", fix: "restore it from git") }
         try ru.rejectUnknownKeys(["within_top", "score_ratio", "min_key_coverage", "at_most", "full_key_coverage"])
         let cf = try section("condition_flags", ["candidates", "min_content_words", "single_word_max_conditions", "lone_finding_needs_context", "lone_key_finding_stands"])
         let sf = try section("similar_flags", ["candidates", "min_similarity", "polarity_words", "persistence_words", "reversal_words"])
-        let cc = try section("crisis_conditions", ["ids", "within_top", "concept_within_top", "concept_min_similarity"])
+        let cc = try section("crisis_conditions", ["ids", "within_top", "concept_within_top", "concept_min_similarity", "differential_needs_crisis_evidence"])
         let cp = try section("concepts", ["neighbours", "min_similarity", "margin", "whole_question"])
         let cw = try section("crisis_words", ["ids", "min_similarity", "margin"])
         let understood = try section("understood", ["min_similarity"])
@@ -344,7 +344,7 @@ struct KnowledgeLoader {
             leadingEmergencyMinMatched: Int(try diff.requiredNumber("leading_emergency_min_matched")),
             cantMiss: .init(withinTop: Int(try cm.requiredNumber("within_top")), typicalKeyCoverage: try cm.requiredNumber("typical_key_coverage"),
                             typicalMinMatched: Int(try cm.requiredNumber("typical_min_matched")), someKeyCoverage: try cm.requiredNumber("some_key_coverage"),
-                            otherwise: try level(cm, "otherwise")),
+                            otherwise: try level(cm, "otherwise"), maxScoreGap: try cm.requiredNumber("max_score_gap")),
             runnerUp: .init(withinTop: Int(try ru.requiredNumber("within_top")), scoreRatio: try ru.requiredNumber("score_ratio"),
                             minKeyCoverage: try ru.requiredNumber("min_key_coverage"), atMost: try level(ru, "at_most"),
                             fullKeyCoverage: try ru.requiredNumber("full_key_coverage")),
@@ -356,7 +356,8 @@ struct KnowledgeLoader {
             similarFlagReversalWords: Set(try sf.strings("reversal_words") ?? []),
             crisisConditionIDs: Set(try cc.strings("ids") ?? []), crisisWithinTop: Int(try cc.requiredNumber("within_top")),
             crisisConceptWithinTop: Int(try cc.requiredNumber("concept_within_top")),
-            crisisConceptMinSimilarity: Float(try cc.requiredNumber("concept_min_similarity")), selfCareFloor: floors,
+            crisisConceptMinSimilarity: Float(try cc.requiredNumber("concept_min_similarity")),
+            crisisConditionsNeedCrisisEvidence: try cc.bool("differential_needs_crisis_evidence") ?? false, selfCareFloor: floors,
             concepts: .init(neighbours: Int(try cp.requiredNumber("neighbours")), minSimilarity: Float(try cp.requiredNumber("min_similarity")),
                             margin: Float(try cp.requiredNumber("margin")), wholeQuestion: try cp.bool("whole_question") ?? true,
                             crisisWordIDs: Set(try cw.strings("ids") ?? []), crisisMinSimilarity: Float(try cw.requiredNumber("min_similarity")),
