@@ -156,6 +156,7 @@ struct ConditionEvidenceTests {
         // Support not recorded (keyword-only answers): any urgent rule draws the line, as before.
         #expect(level(nil) == .urgent)
     }
+
     /// A can't-miss condition's typical picture counts at its own level only within the policy's
     /// score gap of the leading condition; far outscored, it is "possible" (urgent), not an emergency.
     @Test func aFarOutscoredCantMissIsPossibleNotTypical() throws {
@@ -171,23 +172,5 @@ struct ConditionEvidenceTests {
         }
         #expect(level(gap: 0.1) == .emergency)
         #expect(level(gap: k.policy.cantMiss.maxScoreGap + 0.5) == .urgent)
-    }
-
-    /// The crisis conditions (defined by intent) are only possible (same-day care) in the
-    /// differential without crisis evidence; with it they are an emergency.
-    @Test func crisisConditionsNeedCrisisEvidence() throws {
-        let k = try TestKnowledge.loaded.get()
-        var policy = k.policy
-        policy.crisisConditionsNeedCrisisEvidence = true  // off in the shipped policy; the mechanism is tested here
-        let engine = TriageEngine(policy: policy)
-        var selfHarm = profile(triage: .emergency, symptoms: croup, flags: [])
-        selfHarm.id = try #require(k.policy.crisisConditionIDs.sorted().first)
-        var cut = profile(triage: .selfCare, symptoms: croup, flags: [])
-        cut.id = "cuts"
-        let f = k.parser.parse("cut my fingertip with a kitchen knife, it stopped bleeding")
-        let ranked: [TriageEngine.Candidate] = [.init(profile: selfHarm, score: 1, keyCoverage: 1, matched: 3), .init(profile: cut, score: 0.9, keyCoverage: 1, matched: 2)]
-        #expect(engine.decide(f, flags: [], ranked: ranked).level == .urgent)
-        let crisis = TriageEvidence(kind: .crisisCondition, level: .emergency, flag: "possible thoughts of suicide or self-harm", clause: "", id: selfHarm.id, crisis: true)
-        #expect(engine.decide(f, flags: [crisis], ranked: ranked).level == .emergency)
     }
 }

@@ -324,7 +324,7 @@ struct KnowledgeLoader {
         try ru.rejectUnknownKeys(["within_top", "score_ratio", "min_key_coverage", "at_most", "full_key_coverage"])
         let cf = try section("condition_flags", ["candidates", "min_content_words", "single_word_max_conditions", "lone_finding_needs_context", "lone_key_finding_stands"])
         let sf = try section("similar_flags", ["candidates", "min_similarity", "polarity_words", "persistence_words", "reversal_words"])
-        let cc = try section("crisis_conditions", ["ids", "within_top", "concept_within_top", "concept_min_similarity", "differential_needs_crisis_evidence"])
+        let cc = try section("crisis_conditions", ["ids", "within_top", "concept_within_top", "concept_min_similarity"])
         let cp = try section("concepts", ["neighbours", "min_similarity", "margin", "whole_question"])
         let cw = try section("crisis_words", ["ids", "min_similarity", "margin"])
         let understood = try section("understood", ["min_similarity"])
@@ -356,8 +356,7 @@ struct KnowledgeLoader {
             similarFlagReversalWords: Set(try sf.strings("reversal_words") ?? []),
             crisisConditionIDs: Set(try cc.strings("ids") ?? []), crisisWithinTop: Int(try cc.requiredNumber("within_top")),
             crisisConceptWithinTop: Int(try cc.requiredNumber("concept_within_top")),
-            crisisConceptMinSimilarity: Float(try cc.requiredNumber("concept_min_similarity")),
-            crisisConditionsNeedCrisisEvidence: try cc.bool("differential_needs_crisis_evidence") ?? false, selfCareFloor: floors,
+            crisisConceptMinSimilarity: Float(try cc.requiredNumber("concept_min_similarity")), selfCareFloor: floors,
             concepts: .init(neighbours: Int(try cp.requiredNumber("neighbours")), minSimilarity: Float(try cp.requiredNumber("min_similarity")),
                             margin: Float(try cp.requiredNumber("margin")), wholeQuestion: try cp.bool("whole_question") ?? true,
                             crisisWordIDs: Set(try cw.strings("ids") ?? []), crisisMinSimilarity: Float(try cw.requiredNumber("min_similarity")),

@@ -55,9 +55,6 @@ public struct TriagePolicyData: Sendable {
     /// concept: below the concepts' own bar, two weak signals that agree.
     public var crisisConceptWithinTop: Int
     public var crisisConceptMinSimilarity: Float
-    /// The crisis conditions weigh in the differential only beside crisis evidence (words of suicide or
-    /// self-harm): they are defined by intent, which only the crisis routes read.
-    public var crisisConditionsNeedCrisisEvidence: Bool
     public var selfCareFloor: [Floor]
     public var concepts: ConceptPolicy
     /// The level of an answer to a message with no recognisable finding.

@@ -33,7 +33,7 @@ public struct TriageEngine: Sendable {
     /// The differential keeps people safe: a can't-miss condition among the leading ones with its
     /// key findings present is evidence at its own level when its typical picture is there, else at
     /// the policy's `otherwise` level (urgent), with its flags to watch for.
-    func cantMissEvidence(_ ranked: [Candidate], typicalAllowed: (Candidate) -> Bool = { _ in true }) -> [TriageEvidence] {
+    func cantMissEvidence(_ ranked: [Candidate]) -> [TriageEvidence] {
         let p = policy.cantMiss
         let best = ranked.first?.score ?? 0
         return ranked.prefix(p.withinTop).compactMap { c in
@@ -42,7 +42,7 @@ public struct TriageEngine: Sendable {
             // one far outscored by the leading condition (cold sores' tingling lip and blister
             // also meet Stevens-Johnson syndrome's blistering and mouth sores).
             let typical = c.keyCoverage >= p.typicalKeyCoverage && c.matched >= p.typicalMinMatched && c.uncontested
-                && best - c.score <= p.maxScoreGap && typicalAllowed(c)
+                && best - c.score <= p.maxScoreGap
             let level = typical ? max(c.profile.triage, p.otherwise) : min(c.profile.triage, p.otherwise)
             guard level >= .urgent else { return nil }
             let signs = c.profile.redFlags.filter { $0.level == .emergency }.prefix(3).map(\.flag)
@@ -86,12 +86,7 @@ public struct TriageEngine: Sendable {
     }
 
     public func decide(_ f: Findings, flags: [TriageEvidence], ranked: [Candidate]) -> Decision {
-        // Self-harm is defined by intent: "cut my fingertip with a kitchen knife" meets its deep cut
-        // and bleeding, but only the crisis routes read intent, so without their evidence a crisis
-        // condition is possible (same-day care), never a typical picture or an emergency lead.
-        let intentUnread = policy.crisisConditionsNeedCrisisEvidence && !flags.contains(where: \.crisis)
-        func needsIntent(_ c: Candidate) -> Bool { intentUnread && policy.crisisConditionIDs.contains(c.profile.id) }
-        let flags = flags + cantMissEvidence(ranked, typicalAllowed: { !needsIntent($0) })
+        let flags = flags + cantMissEvidence(ranked)
         let emergencies = flags.filter { $0.level == .emergency }
         if let first = emergencies.first {
             return Decision(level: .emergency, reason: Self.because(first, "Red flag"), decidedBy: emergencies)
@@ -111,7 +106,7 @@ public struct TriageEngine: Sendable {
                 // vision is an emergency), the can't-miss `otherwise` level instead.
                 var evidence = leading
                 let ruleSaysUrgent = Self.urgentRuleReadsAll(of: top, flags: flags)
-                evidence.level = top.uncontested && !ruleSaysUrgent && top.matched >= policy.leadingEmergencyMinMatched && !needsIntent(top)
+                evidence.level = top.uncontested && !ruleSaysUrgent && top.matched >= policy.leadingEmergencyMinMatched
                     ? policy.leadingEmergencyWithoutSign : min(policy.leadingEmergencyWithoutSign, policy.cantMiss.otherwise)
                 let urgentFlags = flags.filter { $0.level >= evidence.level }
                 let signs = top.profile.redFlags.prefix(3).map(\.flag).joined(separator: "; ")
