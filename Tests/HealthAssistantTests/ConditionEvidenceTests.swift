@@ -70,6 +70,45 @@ struct ConditionEvidenceTests {
         #expect(aside("he had a heart attack last year. chest pain now").isEmpty)
     }
 
+    /// A clause naming a condition in someone else's words (a guess, something read, a relative's
+    /// illness) is no finding: the rules do not read it. A professional's view, an event now, or a
+    /// clause naming no condition stay the person's.
+    @Test func someoneElsesWordsAreNoFinding() throws {
+        var p = profile(triage: .emergency, symptoms: [("chest pain", "key", [])], flags: [])
+        p.name = "Heart attack"
+        var q = profile(triage: .emergency, symptoms: [("lower right tummy pain", "key", [])], flags: [])
+        q.name = "Appendicitis"
+        let names = ConditionNames([p, q])
+        let k = try TestKnowledge.loaded.get()
+        func reported(_ text: String) -> Findings {
+            AskPipeline.settingAsideNamedFears(k.parser.parse(text), names: names, hypothesis: k.parser.lexicon.hypothesis, reported: k.parser.lexicon.reported)
+        }
+        let friend = reported("my heart flutters for a second after coffee. my friend said it could be a heart attack")
+        #expect(friend.clauses.filter(\.reported).map(\.text) == ["my friend said it could be a heart attack"])
+        #expect(!friend.positive.contains("my friend said it could be a heart attack"))
+        #expect(!k.engine.hits(friend).contains { $0.rule.id == "self-reported-heart-attack-or-stroke" })
+        #expect(k.engine.hits(reported("I think I'm having a heart attack")).contains { $0.rule.id == "self-reported-heart-attack-or-stroke" })
+        #expect(reported("my grandad died of a heart attack so I wanted to check").clauses.contains { $0.reported })
+        #expect(!k.parser.parse("my grandad died of a heart attack so I wanted to check").history.contains("heart disease"))
+        #expect(!reported("the GP said it could be appendicitis").clauses.contains { $0.reported }, "a professional's view")
+        #expect(!reported("my wife thinks I'm having a heart attack").clauses.contains { $0.reported }, "an event now")
+        #expect(!reported("my wife said I could barely talk").clauses.contains { $0.reported }, "names no condition: what she saw")
+    }
+
+    /// A can't-miss condition gives way where a safety rule reading its sign was vetoed.
+    @Test func aCantMissGivesWayToARulesException() throws {
+        let k = try TestKnowledge.loaded.get()
+        let engine = TriageEngine(policy: k.policy)
+        let grave = profile(triage: .emergency, symptoms: croup, flags: [])
+        let f = k.parser.parse("I have epilepsy, had one of my usual seizures and came round as normal")
+        var lead = TriageEngine.Candidate(profile: grave, score: 1, keyCoverage: 1, matched: 3)
+        #expect(engine.decide(f, flags: [], ranked: [lead]).level == .emergency)
+        lead.givesWay = true
+        #expect(engine.decide(f, flags: [], ranked: [lead]).level == .urgent)
+        #expect(k.policy.cantMiss.givesWayTo["status-epilepticus"] == ["seizure"])
+        #expect(k.engine.vetoed(f, among: ["seizure"]) == ["seizure"])
+    }
+
     /// The analyser finding a key finding (by meaning too) shows the condition around a lone flag.
     @Test func aMatchedKeyFindingShowsTheCondition() throws {
         let p = profile(triage: .emergency, symptoms: [("sudden loss of vision", "key", []), ("loss of half of the visual field", "typical", ["can't see anything on the left side"])],

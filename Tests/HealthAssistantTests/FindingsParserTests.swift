@@ -130,6 +130,45 @@ struct FindingsParserTests {
         #expect(!parser.parse("I'm 6 weeks with this back pain").pregnant)
     }
 
+    /// An "or" item stays in its denial though it starts with a verb; an "and" item is new.
+    @Test func anOrItemStaysDenied() {
+        let f = parser.parse("I've never fainted or had chest pain and I feel fine")
+        #expect(f.negative.contains("had chest pain"), "\(f.clauses)")
+        #expect(parser.parse("no fever and has a rash on her legs").positive.contains("has a rash on her legs"))
+    }
+
+    /// "haven't got" denies in British English; "hasn't got a pulse" is the finding itself.
+    @Test func haventGotDenies() {
+        #expect(parser.parse("I haven't got a temperature").negative == ["a temperature"])
+        #expect(parser.parse("he hasn't got a pulse").positive.contains { $0.contains("pulse") })
+    }
+
+    /// A clause that only states a long-term condition is no event; one that says more is.
+    @Test func aBareHistoryStatement() {
+        #expect(parser.statesHistoryOnly("i have asthma"))
+        #expect(parser.statesHistoryOnly("i've had type 2 diabetes for about ten years now"))
+        #expect(!parser.statesHistoryOnly("my asthma is really bad and the inhaler isn't helping"))
+        #expect(!parser.statesHistoryOnly("he had a heart attack"), "an event, not a long-term condition")
+        #expect(!parser.statesHistoryOnly("my chest hurts"))
+    }
+
+    /// A span opening its sentence, or "the last few months", says how long the trouble has lasted.
+    @Test func spansSaidTersely() {
+        #expect(parser.parse("45F. ~6 months bloating and crampy pain").lastedDays == 180)
+        #expect(parser.parse("Hello. About 6 month I have bloating").lastedDays == 180)
+        #expect((parser.parse("over the last few months I've noticed tingling").lastedDays ?? 0) >= 60)
+        #expect(parser.parse("About 2 hours ago he collapsed").lastedDays == nil)
+    }
+
+    /// A family word and a number is an age, said tersely or in words; a count after one is not.
+    @Test func aTerseFamilyAgeIsAnAge() {
+        #expect(parser.parse("Dad 62. Heavy feeling across chest").ageYears == 62)
+        #expect(parser.parse("Daughter 3, temp and spots").ageYears == 3)
+        #expect(parser.parse("I found my grandson, who is two, with my pills").ageYears == 2)
+        #expect(parser.parse("gave my son 2 tablets of paracetamol").ageYears == nil)
+        #expect(parser.parse("my husband 2 hours ago fell").ageYears == nil)
+    }
+
     /// "had our baby 4 days ago" is a birth, not a baby's age; a baby's own age still counts.
     @Test func aRecentBirthIsNoBabysAge() {
         let f = parser.parse("my wife had our baby 4 days ago and has a bad headache")

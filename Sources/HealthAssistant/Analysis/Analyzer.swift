@@ -62,7 +62,7 @@ public struct AnalysisInput: Sendable {
         let lexicon = againstLexicon ?? SymptomLexicon(profiles: profiles, findings: \.against)
         guard !lexicon.variants.isEmpty else { return [:] }
         var found: [Int: Set<Int>] = [:]
-        for (c, clause) in findings.clauses.enumerated() where !clause.negated && !goneClauses.contains(c) {
+        for (c, clause) in findings.clauses.enumerated() where !clause.negated && !clause.reported && !goneClauses.contains(c) {
             let stems = Set(TextMatch.stems(clause.text))
             for (p, hits) in lexicon.symptomsContained(in: stems) where p < profiles.count && profiles[p].againstCounts {
                 let profile = profiles[p]

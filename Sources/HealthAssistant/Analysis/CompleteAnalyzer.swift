@@ -140,7 +140,7 @@ public struct CompleteAnalyzer: Analyzer {
         var phraseResolves: [Int: Bool] = [:]
         for (e, entry) in model.entries.enumerated() where !model.entryFlagOnly[e] {
             let w = model.entryWeights[e]
-            for (c, clause) in clauses.enumerated() {
+            for (c, clause) in clauses.enumerated() where !clause.reported {
                 var s = clause.literalOnly ? 0 : simByEntry?[c, e] ?? 0
                 if exact[c][e] { s = max(s, 0.95) }
                 if clause.negated {
@@ -159,7 +159,7 @@ public struct CompleteAnalyzer: Analyzer {
                 }
             }
         }
-        let positiveCount = max(1, clauses.filter { !$0.negated }.count)
+        let positiveCount = max(1, clauses.filter { !$0.negated && !$0.reported }.count)
         let questionFit = weights.questionFit != 0 ? self.questionFit(Self.affirmedVector(input)) : [Double](repeating: 0, count: profiles.count)
         let topDense = input.dense.values.max() ?? 0
         let clauseFit = Self.relativeToBest(clauseNearest.map { Double($0.reduce(0, +)) / Double(positiveCount) })
@@ -219,9 +219,9 @@ public struct CompleteAnalyzer: Analyzer {
     /// symptoms do not pull their conditions up.
     static func affirmedVector(_ input: AnalysisInput) -> [Float]? {
         let clauses = input.findings.clauses
-        guard clauses.contains(where: \.negated), let cv = input.clauseVectors, cv.rows == clauses.count else { return input.queryVector }
+        guard clauses.contains(where: { $0.negated || $0.reported }), let cv = input.clauseVectors, cv.rows == clauses.count else { return input.queryVector }
         var mean = [Float](repeating: 0, count: cv.cols)
-        for (c, clause) in clauses.enumerated() where !clause.negated { for j in 0..<cv.cols { mean[j] += cv[c, j] } }
+        for (c, clause) in clauses.enumerated() where !clause.negated && !clause.reported { for j in 0..<cv.cols { mean[j] += cv[c, j] } }
         let norm = mean.reduce(0) { $0 + $1 * $1 }.squareRoot()
         guard norm > 0 else { return input.queryVector }
         return mean.map { $0 / norm }

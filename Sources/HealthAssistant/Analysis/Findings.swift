@@ -9,6 +9,11 @@ public struct Findings: Sendable, Equatable {
         /// ("white of eye" in "white of eye not red", "his neck" in "his neck is not stiff": a few
         /// words that name a part; "chest pain not relieved by rest" keeps its chest pain).
         public var literalOnly = false
+        /// Someone else's words, not the person's finding: another person's guess or something read
+        /// ("my friend said it could be a heart attack"), or a relative's illness ("my grandad died of
+        /// a heart attack"). No rule, concept or condition reads it, as a finding or as a denial
+        /// (`AskPipeline.settingAsideNamedFears`, `reported` in rules/findings.yaml).
+        public var reported = false
     }
 
     public struct Vitals: Sendable, Equatable {
@@ -43,8 +48,8 @@ public struct Findings: Sendable, Equatable {
     public var vitals = Vitals()
     public var history: [String] = []
 
-    public var positive: [String] { clauses.filter { !$0.negated }.map(\.text) }
-    public var negative: [String] { clauses.filter(\.negated).map(\.text) }
+    public var positive: [String] { clauses.filter { !$0.negated && !$0.reported }.map(\.text) }
+    public var negative: [String] { clauses.filter { $0.negated && !$0.reported }.map(\.text) }
 
     /// The corpus's age groups this person falls in.
     public var ageGroup: String? {

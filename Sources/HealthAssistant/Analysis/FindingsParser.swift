@@ -160,7 +160,11 @@ public struct FindingsParser: Sendable {
             return
         }
         let parts = splitList(after)
-        if let end = parts.indices.dropFirst().first(where: { Self.startsNewPredicate(parts[$0]) }) {
+        // "never fainted or had chest pain": an "or" item stays in the denial, predicate and all;
+        // "and has a rash" is new.
+        if let end = parts.indices.dropFirst().first(where: {
+            Self.startsNewPredicate(parts[$0]) && !after.contains(" or " + parts[$0]) && !after.contains(" nor " + parts[$0])
+        }) {
             for part in parts[..<end] { out.append(.init(text: part, negated: true)) }
             appendClauses(parts[end...].joined(separator: " and "), to: &out)
         } else {
@@ -228,6 +232,11 @@ public struct FindingsParser: Sendable {
         "partner", "mum", "mom", "mother", "dad", "father", "brother", "sister", "friend", "grandson", "granddaughter", "grandchild", "nephew",
         "niece", "boyfriend", "girlfriend", "bf", "gf", "flatmate", "roommate", "in[- ]law", "grandma", "grandpa", "grandmother", "grandfather",
         "nan", "nana", "gran", "granny", "neighbour", "neighbor", "colleague", "patient", "man", "woman", "lady", "guy"].joined(separator: "|")
+    /// The family words of `describedPeople` (no pronouns: "he 3 times"), for a bare "Dad 62".
+    static let familyWords = ["son", "daughter", "boy", "girl", "baby", "child", "kid", "toddler", "husband", "wife", "partner", "mum", "mom",
+        "mother", "dad", "father", "brother", "sister", "friend", "grandson", "granddaughter", "grandchild", "nephew", "niece", "boyfriend",
+        "girlfriend", "flatmate", "roommate", "grandma", "grandpa", "grandmother", "grandfather", "nan", "nana", "gran", "granny", "neighbour",
+        "neighbor", "colleague"].joined(separator: "|")
     /// A unit after a number means it is not an age ("she is 38 weeks", "he is 6 foot").
     static let notAUnit = #"(?!\s*(?:%|percent|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|times?|kg|lbs?|cm|mm|ml|°|degrees?|"#
         + #"c\b|f\b|am\b|pm\b|:|\.\d|feet|foot|ft\b|stone|st\b|miles?|km))"#
@@ -253,7 +262,9 @@ public struct FindingsParser: Sendable {
             (#"\b(\d{1,2})\s?(?:m|f|yo|y)\b(?!\s*(?:ago|later|away|walk|run|high|tall|long|drop|fall))"#, 1),
             // Someone described by the person writing: "my little boy is 2", "she's 30", "husband (44)",
             // "flatmate (28, asthmatic)", "my son, 40,". A unit after the number means it is not an age.
-            (#"\b(?:"# + Self.describedPeople + #")(?:'s| is| s|,| who is| who's| aged)\s+(?:only |just |nearly |almost |about |around )?(\d{1,3})\b"# + Self.notAUnit, 1),
+            (#"\b(?:"# + Self.describedPeople + #")(?:'s| is| s|,| who is| who's| aged|, who is|, who's|, aged)\s+(?:only |just |nearly |almost |about |around )?(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\b"# + Self.notAUnit, 1),
+            // Terse: "Dad 62.", "Daughter 3, temp", "grandson 2 -" (a family word, then the number).
+            (#"\b(?:"# + Self.familyWords + #")\s+(\d{1,3})\b"# + Self.notAUnit + #"(?!\s*(?:tabs?|tablets?|pills?|puffs?|x\b|of\b|mg|doses?|more|times|or\b))"#, 1),
             // "my daughter 16 years", "I am 25 years": a person and a number of years is an age.
             (Self.personAndYears, 1),
             // (Patterns are matched from a word start, so the parenthesis is a look-behind.)
@@ -319,9 +330,9 @@ public struct FindingsParser: Sendable {
             let q = Double(t[qr]) ?? Self.wordNumbers[String(t[qr])] ?? 1
             return q * (units[String(t[ur])] ?? 1)
         }
-        if t.regexRange(#"\b(for|over|past|the past|last) (a few |several |many )?(weeks|fortnight)"#) != nil { return 14 }
+        if t.regexRange(#"\b(for|over|past|the past|last) (a few |few |several |many |a couple of |couple of )?(weeks|fortnight)"#) != nil { return 14 }
         if t.regexRange(#"\b(for|over) (the )?(last|past) month\b|\bfor a month\b"#) != nil { return 30 }
-        if t.regexRange(#"\b(for|over|past|the past|last) (a few |several |many )?months"#) != nil { return 60 }
+        if t.regexRange(#"\b(for|over|past|the past|last) (a few |few |several |many |a couple of |couple of )?months"#) != nil { return 60 }
         if t.regexRange(#"\b(for|over|past|the past|last) (a |the past )?(year|years)"#) != nil { return 365 }
         if t.contains("since yesterday") || t.contains("last night") || t.contains("this morning") { return 1 }
         if t.regexRange(#"since (monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend)"#) != nil { return 3 }
@@ -335,18 +346,20 @@ public struct FindingsParser: Sendable {
     /// argues against conditions that do not last that long.
     func lasted(_ t: String) -> Double? {
         let units = Self.unitDays
-        let span = #"(\d+(?:\.\d+)?|"# + Self.numberWordAlternatives + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*("# + Self.notADuration + #"|ago|back|before|earlier))"#
+        let span = #"(\d+(?:\.\d+)?|"# + Self.numberWordAlternatives + #")\s*(minute|hour|day|night|week|month|year)s?\b(?!\s*-?\s*("# + Self.notADuration + #"|ago|back|before|earlier|later))"#
         var longest: Double?
         for pattern in [#"\b(?:for|past|last|over|lasted|lasting|since)\s+(?:the\s+)?(?:past\s+|last\s+|about\s+|around\s+|almost\s+|nearly\s+|over\s+|a\s+good\s+)?"# + span,
-                        span + #"\s+now\b"#] {
+                        span + #"\s+now\b"#,
+                        // "~6 months bloating", "About 6 month I have bloating": a span opening its sentence.
+                        #"(?:^|[.!?;]\s*)(?:~\s*|(?:about|around|approx(?:imately|\.)?|almost|nearly|roughly)\s+)"# + span] {
             for m in t.regexAllCaptures(pattern) where m.count >= 2 {
                 let q = Double(m[0]) ?? Self.wordNumbers[m[0]] ?? 1
                 longest = max(longest ?? 0, q * (units[m[1]] ?? 1))
             }
         }
-        for (pattern, days) in [(#"\b(for|over|past|the past|last) (a few |several |many )?weeks\b"#, 14.0),
-                                (#"\b(for|over|past|the past|last) (a few |several |many )?months\b"#, 60),
-                                (#"\b(for|over|past|the past|last) (a few |several |many )?years\b"#, 365)] where t.regexRange(pattern) != nil {
+        for (pattern, days) in [(#"\b(for|over|past|the past|last) (a few |few |several |many |a couple of |couple of )?weeks\b"#, 14.0),
+                                (#"\b(for|over|past|the past|last) (a few |few |several |many |a couple of |couple of )?months\b"#, 60),
+                                (#"\b(for|over|past|the past|last) (a few |few |several |many |a couple of |couple of )?years\b"#, 365)] where t.regexRange(pattern) != nil {
             longest = max(longest ?? 0, days)
         }
         return longest
@@ -413,6 +426,21 @@ public struct FindingsParser: Sendable {
 
     func history(_ t: String) -> [String] {
         lexicon.history.compactMap { hasAffirmedMatch($0.pattern, in: t) ? $0.name : nil }
+    }
+
+    /// A clause that only states a long-term condition ("I have asthma", "had type 2 diabetes 10
+    /// yrs"): every word is part of one of `history_statement`'s history terms, a number, or one of
+    /// its words of stating it (rules/findings.yaml). It says what the person
+    /// lives with, not what is happening now, so no red-flag concept reads it by meaning (a severe
+    /// asthma attack sits close to "I have asthma").
+    public func statesHistoryOnly(_ clause: String) -> Bool {
+        var t = clause.lowercased()
+        var found = false
+        for (name, pattern) in lexicon.history where lexicon.historyStatement.terms.contains(name) {
+            for r in pattern.ranges(in: t).reversed() { t.replaceSubrange(r, with: " "); found = true }
+        }
+        guard found else { return false }
+        return TextMatch.words(t).allSatisfy { lexicon.historyStatement.words.contains($0) || $0.allSatisfy(\.isNumber) }
     }
 
     /// "not on blood thinners", "no history of diabetes" and "never had heart disease" deny the

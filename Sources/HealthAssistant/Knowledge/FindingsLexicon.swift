@@ -26,6 +26,8 @@ public struct FindingsLexicon: Sendable {
     var pregnancyDenial: CompiledPattern
     /// History names in file order, with their patterns.
     var history: [(name: String, pattern: CompiledPattern)]
+    /// Long-term conditions whose bare statement is no event, and the words that may state them.
+    var historyStatement: (terms: Set<String>, words: Set<String>)
     var sudden: CompiledPattern
     var gradual: CompiledPattern
     var severe: CompiledPattern
@@ -40,6 +42,9 @@ public struct FindingsLexicon: Sendable {
     /// Words that make a clause a fear or a guess ("worried it's", "could it be"): a clause with
     /// them that names a condition is set aside from matching by meaning (`AskPipeline.settingAsideNamedFears`).
     var hypothesis: CompiledPattern
+    /// Words that make a clause someone else's (another person's guess, something read, a
+    /// relative's illness), and words that keep it the person's own (a professional's view, an event now).
+    var reported: (says: CompiledPattern, unless: CompiledPattern)
     /// Idioms said again in the library's words, as derived clauses ("been sick" → "vomiting").
     var restatements: [(pattern: CompiledPattern, says: String)]
     /// A measured temperature from this many °C is also said as a finding, in these words.

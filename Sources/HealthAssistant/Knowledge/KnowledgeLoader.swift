@@ -67,6 +67,16 @@ struct KnowledgeLoader {
                 throw KnowledgeError(file: c.file, rule: c.id, field: "gives_way_to", message: "rule '\(rule.id)' has no vetoes to honour", fix: "name a rule with vetoes, or remove it")
             }
         }
+        for (condition, ruleIDs) in policy.cantMiss.givesWayTo.sorted(by: { $0.key < $1.key }) {
+            if let unknown = ruleIDs.first(where: { ids[$0] == nil }) {
+                throw KnowledgeError(file: display("triage-policy.yaml"), rule: condition, field: "cant_miss.gives_way_to", message: "'\(unknown)' is no safety rule",
+                                     fix: "name a rule id from rules/safety/")
+            }
+            if let rule = ruleIDs.compactMap({ id in rules.first { $0.id == id } }).first(where: { $0.vetoes.isEmpty }) {
+                throw KnowledgeError(file: display("triage-policy.yaml"), rule: condition, field: "cant_miss.gives_way_to", message: "rule '\(rule.id)' has no vetoes to honour",
+                                     fix: "name a rule with vetoes, or remove it")
+            }
+        }
         return ClinicalKnowledge(directory: directory, rules: rules, lexicons: lexicons, findings: findings, policy: policy, weights: weights,
                                  concepts: concepts)
     }
@@ -159,7 +169,7 @@ struct KnowledgeLoader {
             withCue.append((try knownCues(m, "cues"), try expand.compile(try m.strings("after") ?? [], file: display(nfile), rule: nil, field: m.field("after"), anchored: true)))
         }
         let fin = try StrictMapping(try yaml(ffile), file: display(ffile), path: "")
-        try fin.rejectUnknownKeys(["history", "sudden", "gradual", "severe", "pregnant", "pregnancy_weeks", "postpartum", "baby_is_patient", "measured_fever", "hypothesis", "restatements"])
+        try fin.rejectUnknownKeys(["history", "sudden", "gradual", "severe", "pregnant", "pregnancy_weeks", "postpartum", "baby_is_patient", "measured_fever", "hypothesis", "reported", "restatements", "history_statement"])
         guard let historyMap = try fin.mapping("history") else { throw fin.error("history", "missing", fix: "restore it from git") }
         var history: [(name: String, pattern: CompiledPattern)] = []
         for name in historyMap.values.keys.sorted() {
@@ -181,6 +191,14 @@ struct KnowledgeLoader {
         guard (37.0...41.0).contains(feverFrom) else { throw fever.error("at_least_c", "\(feverFrom) °C is not a fever threshold", fix: "use a value from 37 to 41") }
         let normalBelow = try fever.requiredNumber("normal_below_c")
         guard (36.0...feverFrom).contains(normalBelow) else { throw fever.error("normal_below_c", "\(normalBelow) °C is not a normal temperature's limit", fix: "use a value from 36 to at_least_c") }
+        guard let statement = try fin.mapping("history_statement") else { throw fin.error("history_statement", "missing", fix: "restore it from git") }
+        try statement.rejectUnknownKeys(["terms", "words"])
+        let statementTerms = Set(try statement.strings("terms") ?? [])
+        if let unknown = statementTerms.first(where: { name in !history.contains { $0.name == name } }) {
+            throw statement.error("terms", "unknown history '\(unknown)'", fix: "use a name from history: above")
+        }
+        guard let reported = try fin.mapping("reported") else { throw fin.error("reported", "missing", fix: "restore it from git") }
+        try reported.rejectUnknownKeys(["says", "unless"])
         guard let denial = try neg.mapping("explicit_denial") else { throw neg.error("explicit_denial", "missing", fix: "restore it from git") }
         try denial.rejectUnknownKeys(["before", "not_after"])
         guard let leading = try neg.mapping("leading_only") else { throw neg.error("leading_only", "missing", fix: "restore it from git") }
@@ -199,8 +217,9 @@ struct KnowledgeLoader {
             reassuranceBreakers: Set(try neg.strings("reassurance_breakers") ?? []),
             findingsWithCue: withCue,
             historyDenial: try pattern(neg, "history_denial", nfile), historyDoubt: try pattern(neg, "history_doubt", nfile), pregnancyDenial: try pattern(neg, "pregnancy_denial", nfile),
-            history: history, sudden: try pattern(fin, "sudden", ffile), gradual: try pattern(fin, "gradual", ffile), severe: try pattern(fin, "severe", ffile),
-            pregnant: try pattern(fin, "pregnant", ffile), pregnancyWeeks: try pattern(fin, "pregnancy_weeks", ffile), postpartum: try pattern(fin, "postpartum", ffile), babyIsPatient: try pattern(fin, "baby_is_patient", ffile), hypothesis: try pattern(fin, "hypothesis", ffile), restatements: restatements, measuredFever: (feverFrom, try fever.requiredString("says"), normalBelow, Set((try fever.strings("reading_words") ?? []).flatMap(TextMatch.stems))),
+            history: history, historyStatement: (statementTerms, Set(try statement.strings("words") ?? [])), sudden: try pattern(fin, "sudden", ffile), gradual: try pattern(fin, "gradual", ffile), severe: try pattern(fin, "severe", ffile),
+            pregnant: try pattern(fin, "pregnant", ffile), pregnancyWeeks: try pattern(fin, "pregnancy_weeks", ffile), postpartum: try pattern(fin, "postpartum", ffile), babyIsPatient: try pattern(fin, "baby_is_patient", ffile), hypothesis: try pattern(fin, "hypothesis", ffile),
+            reported: (try pattern(reported, "says", ffile), try pattern(reported, "unless", ffile)), restatements: restatements, measuredFever: (feverFrom, try fever.requiredString("says"), normalBelow, Set((try fever.strings("reading_words") ?? []).flatMap(TextMatch.stems))),
             explicitDenial: ExplicitDenial(before: try pattern(denial, "before", nfile), notAfter: try pattern(denial, "not_after", nfile, anchored: true)),
             leadingOnly: (leadingCues, try pattern(leading, "before", nfile, anchored: true), try pattern(leading, "denies", nfile, anchored: true)))
     }
@@ -319,7 +338,11 @@ struct KnowledgeLoader {
         }
         let diff = try section("differential", ["leading_emergency_without_sign", "leading_emergency_min_matched", "runner_up", "cant_miss"])
         guard let cm = try diff.mapping("cant_miss") else { throw diff.error("cant_miss", "missing", fix: "restore it from git") }
-        try cm.rejectUnknownKeys(["within_top", "typical_key_coverage", "typical_min_matched", "some_key_coverage", "otherwise", "max_score_gap"])
+        try cm.rejectUnknownKeys(["within_top", "typical_key_coverage", "typical_min_matched", "some_key_coverage", "otherwise", "max_score_gap", "gives_way_to"])
+        var givesWay: [String: [String]] = [:]
+        if let gw = try cm.mapping("gives_way_to") {
+            for key in gw.values.keys.sorted() { givesWay[key] = try gw.strings(key) ?? [] }
+        }
         guard let ru = try diff.mapping("runner_up") else { throw diff.error("runner_up", "missing", fix: "restore it from git") }
         try ru.rejectUnknownKeys(["within_top", "score_ratio", "min_key_coverage", "at_most", "full_key_coverage"])
         let cf = try section("condition_flags", ["candidates", "min_content_words", "single_word_max_conditions", "lone_finding_needs_context", "lone_key_finding_stands"])
@@ -344,7 +367,7 @@ struct KnowledgeLoader {
             leadingEmergencyMinMatched: Int(try diff.requiredNumber("leading_emergency_min_matched")),
             cantMiss: .init(withinTop: Int(try cm.requiredNumber("within_top")), typicalKeyCoverage: try cm.requiredNumber("typical_key_coverage"),
                             typicalMinMatched: Int(try cm.requiredNumber("typical_min_matched")), someKeyCoverage: try cm.requiredNumber("some_key_coverage"),
-                            otherwise: try level(cm, "otherwise"), maxScoreGap: try cm.requiredNumber("max_score_gap")),
+                            otherwise: try level(cm, "otherwise"), maxScoreGap: try cm.requiredNumber("max_score_gap"), givesWayTo: givesWay),
             runnerUp: .init(withinTop: Int(try ru.requiredNumber("within_top")), scoreRatio: try ru.requiredNumber("score_ratio"),
                             minKeyCoverage: try ru.requiredNumber("min_key_coverage"), atMost: try level(ru, "at_most"),
                             fullKeyCoverage: try ru.requiredNumber("full_key_coverage")),

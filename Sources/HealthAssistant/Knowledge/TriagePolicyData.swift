@@ -24,6 +24,10 @@ public struct TriagePolicyData: Sendable {
         public var otherwise: TriageLevel
         /// A typical picture counts only within this score of the leading condition.
         public var maxScoreGap: Double
+        /// Conditions, each with the safety rules that read its sign: where one of them matched and
+        /// its exception holds (vetoed: "one of my usual seizures, came round as normal"), the
+        /// condition gives way too, possible at most, never a typical picture or an emergency lead.
+        public var givesWayTo: [String: [String]] = [:]
     }
 
     public var leadingEmergencyWithoutSign: TriageLevel

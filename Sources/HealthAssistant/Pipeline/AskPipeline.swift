@@ -61,7 +61,7 @@ struct AskPipeline: Sendable {
     func finish(_ f: Findings, decision: ModelSelector.Decision, embedding: Task<Matrix, Error>?, index: IndexResources,
                 model: SymptomModel?, concepts: ConceptModel?, options: HealthAssistant.AskOptions, clock: Clock) async throws -> Answer {
         let embedded = embeddedClauses(f, decision)
-        let f = Self.settingAsideNamedFears(f, names: index.conditionNames, hypothesis: parser.lexicon.hypothesis)
+        let f = Self.settingAsideNamedFears(f, names: index.conditionNames, hypothesis: parser.lexicon.hypothesis, reported: parser.lexicon.reported)
         var decision = decision
         var degraded: String?
         // 3. embed — the keyword half of retrieval needs no vector and runs while the embedding finishes.
@@ -114,13 +114,17 @@ struct AskPipeline: Sendable {
         let understood = Self.understood(f, evidence: evidence, lexicon: index.symptomLexicon, closestCondition: dense.values.max(),
                                          minSimilarity: knowledge.policy.understoodMinSimilarity)
         if !understood { ranked = [] }
+        // A can't-miss condition gives way where a rule reading its sign was vetoed (`cant_miss.gives_way_to`).
+        let givingWay = knowledge.policy.cantMiss.givesWayTo
+        let vetoedRules = givingWay.isEmpty ? [] : rules.vetoed(f, among: Set(givingWay.values.joined()))
         let verdict = understood
             ? triage.decide(f, flags: evidence, ranked: ranked.map { .init(profile: $0.profile, score: $0.score, keyCoverage: $0.keyCoverage,
                                                                      // A picture counts things said: matches resting on one clause count once.
                                                                      matched: min($0.matched.count, $0.supportingClauses ?? .max),
                                                                      contradicted: $0.contradicted.count,
                                                                      outlasted: $0.profile.outlasts(f, knowledge.weights.priors),
-                                                                     supportingClauses: $0.supportingClauseTexts) })
+                                                                     supportingClauses: $0.supportingClauseTexts,
+                                                                     givesWay: givingWay[$0.profile.id]?.contains(where: vetoedRules.contains) ?? false) })
             : triage.notUnderstood()
         let tAnalyzed = Date()
 
@@ -138,15 +142,25 @@ struct AskPipeline: Sendable {
     /// findings only word for word, so the name's meaning does not match the condition's findings.
     /// The rules still read it ("I think I'm having a heart attack" is its own red flag), and
     /// nothing is denied.
+    /// One that names a condition in someone else's words — another person's guess, something read,
+    /// a relative's illness ("my friend said it could be a heart attack", "I read an itchy throat can
+    /// be anaphylaxis", "my grandad died of a heart attack") — is no finding of the person's at all:
+    /// the rules do not read it either (`Clause.reported`). A professional's view or an event now
+    /// ("my wife thinks I'm having a stroke") stays the person's (`reported.unless`).
     static let namedFearMaxWords = 10
+    static let reportedMaxWords = 16
 
-    static func settingAsideNamedFears(_ f: Findings, names: ConditionNames, hypothesis: CompiledPattern) -> Findings {
+    static func settingAsideNamedFears(_ f: Findings, names: ConditionNames, hypothesis: CompiledPattern,
+                                       reported: (says: CompiledPattern, unless: CompiledPattern)? = nil) -> Findings {
         var f = f
-        // A long clause (a run-on message) holds what the person feels too: only short ones are set aside.
-        for i in f.clauses.indices where !f.clauses[i].negated && !f.clauses[i].literalOnly
-            && f.clauses[i].text.split(separator: " ").count <= Self.namedFearMaxWords && hypothesis.matches(f.clauses[i].text.lowercased())
-            && !names.named(in: [Set(TextMatch.stems(f.clauses[i].text))]).isEmpty {
+        for i in f.clauses.indices where !f.clauses[i].negated && !f.clauses[i].derived {
+            let text = f.clauses[i].text.lowercased()
+            let words = text.split(separator: " ").count
+            let fear = !f.clauses[i].literalOnly && words <= Self.namedFearMaxWords && hypothesis.matches(text)
+            let others = reported.map { words <= Self.reportedMaxWords && $0.says.matches(text) && !$0.unless.matches(text) } ?? false
+            guard fear || others, !names.named(in: [Set(TextMatch.stems(text))]).isEmpty else { continue }
             f.clauses[i].literalOnly = true
+            if others { f.clauses[i].reported = true }
         }
         return f
     }
@@ -168,7 +182,7 @@ struct AskPipeline: Sendable {
         var candidates = leading.map(\.profile)
         var named: Set<String> = []
         if let index {
-            let positive = f.clauses.filter { !$0.negated }.map { Set(TextMatch.stems($0.text)) }
+            let positive = f.clauses.filter { !$0.negated && !$0.reported }.map { Set(TextMatch.stems($0.text)) }
             for p in index.conditionNames.named(in: positive).map({ index.profiles[$0] }) {
                 named.insert(p.id)
                 if !candidates.contains(where: { $0.id == p.id }) { candidates.append(p) }
@@ -207,9 +221,10 @@ struct AskPipeline: Sendable {
     /// it denies nothing. Row 0 of `vectors` is the question; row k + 1 is clause `embedded[k]`.
     func conceptFlags(_ f: Findings, vectors: Matrix, embedded: [Int], model: ConceptModel, ranked: [RankedCondition]) -> [TriageEvidence] {
         var rows: [Int] = [], texts: [String] = []
-        if knowledge.policy.concepts.wholeQuestion, !f.clauses.contains(where: \.negated) { rows.append(0); texts.append(f.text) }
-        if embedded.isEmpty, f.clauses.count == 1, !f.clauses[0].negated { rows.append(0); texts.append(f.clauses[0].text) }
-        for (k, i) in embedded.enumerated() where !f.clauses[i].negated && !f.clauses[i].literalOnly && k + 1 < vectors.rows { rows.append(k + 1); texts.append(f.clauses[i].text) }
+        if knowledge.policy.concepts.wholeQuestion, !f.clauses.contains(where: { $0.negated || $0.reported }) { rows.append(0); texts.append(f.text) }
+        if embedded.isEmpty, f.clauses.count == 1, !f.clauses[0].negated, !f.clauses[0].reported { rows.append(0); texts.append(f.clauses[0].text) }
+        for (k, i) in embedded.enumerated() where !f.clauses[i].negated && !f.clauses[i].literalOnly && k + 1 < vectors.rows
+            && !parser.statesHistoryOnly(f.clauses[i].text) { rows.append(k + 1); texts.append(f.clauses[i].text) }
         let policy = knowledge.policy
         // Rows past `read` hold the whole question for words of suicide alone (`crisis_words`): they
         // may sit in separate sentences, and it is scored in the same pass as the clauses.

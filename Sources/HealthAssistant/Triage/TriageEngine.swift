@@ -22,8 +22,10 @@ public struct TriageEngine: Sendable {
         public var outlasted = false
         /// The clauses its matches rest on (nil: not known).
         public var supportingClauses: [String]? = nil
-        /// Nothing the person said argues against it: no denied finding, a plausible course.
-        var uncontested: Bool { contradicted == 0 && !outlasted }
+        /// A safety rule that reads its sign matched and its exception holds (`cant_miss.gives_way_to`).
+        public var givesWay = false
+        /// Nothing the person said argues against it: no denied finding, a plausible course, no rule's exception.
+        var uncontested: Bool { contradicted == 0 && !outlasted && !givesWay }
     }
 
     let policy: TriagePolicyData
