@@ -135,12 +135,15 @@ struct FindingsParserTests {
         let f = parser.parse("I've never fainted or had chest pain and I feel fine")
         #expect(f.negative.contains("had chest pain"), "\(f.clauses)")
         #expect(parser.parse("no fever and has a rash on her legs").positive.contains("has a rash on her legs"))
+        // An "or" item with its own subject is a new statement.
+        #expect(parser.parse("no idea if this is indigestion or I'm having a heart attack").positive.contains { $0.contains("having a heart attack") })
     }
 
     /// "haven't got" denies in British English; "hasn't got a pulse" is the finding itself.
     @Test func haventGotDenies() {
         #expect(parser.parse("I haven't got a temperature").negative == ["a temperature"])
         #expect(parser.parse("he hasn't got a pulse").positive.contains { $0.contains("pulse") })
+        #expect(parser.parse("since lunch she hasn't got any strength in her left arm").positive.contains { $0.contains("strength") })
     }
 
     /// A clause that only states a long-term condition is no event; one that says more is.
@@ -167,6 +170,9 @@ struct FindingsParserTests {
         #expect(parser.parse("I found my grandson, who is two, with my pills").ageYears == 2)
         #expect(parser.parse("gave my son 2 tablets of paracetamol").ageYears == nil)
         #expect(parser.parse("my husband 2 hours ago fell").ageYears == nil)
+        #expect(parser.parse("gave husband 2 aspirin, his arm is weak").ageYears == nil)
+        #expect(parser.parse("newborn, baby 2 wet nappies today").ageYears != 2)
+        #expect(parser.parse("my husband's two hands are numb").ageYears == nil)
     }
 
     /// "had our baby 4 days ago" is a birth, not a baby's age; a baby's own age still counts.

@@ -93,3 +93,14 @@ if os.path.isdir(os.path.join(here, 'dev7')):
     level7 = {s['id']: s['level'] for s in scen7}
     assert not set(level7) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6)), 'dev7 scenario ids must be new'
     assemble(os.path.join('dev7', 'messages'), 'dev7-cases.jsonl', level7, {i: 'dev' for i in level7})
+# An eighth dev batch (dev8/), written 2026-11-24 (session 14) to look for emergencies that are easy
+# to miss, since every dev set had none left lower than urgent while the test half had 11: 120 new
+# scenarios by a blind helper who read no file (80 emergency told with minimising or atypical
+# details or only through a consequence, 20 urgent, 10 routine, 10 self-care), then four writers
+# (a terse night-shift texter, a formal retired person, a rambling worried parent or carer, a
+# person writing English as a second language) wrote one message each. All dev.
+if os.path.isdir(os.path.join(here, 'dev8')):
+    scen8 = [json.loads(l) for l in open(os.path.join(here, 'dev8', 'scenarios.jsonl')) if l.strip()]
+    level8 = {s['id']: s['level'] for s in scen8}
+    assert not set(level8) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7)), 'dev8 scenario ids must be new'
+    assemble(os.path.join('dev8', 'messages'), 'dev8-cases.jsonl', level8, {i: 'dev' for i in level8})

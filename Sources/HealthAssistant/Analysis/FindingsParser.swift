@@ -160,10 +160,11 @@ public struct FindingsParser: Sendable {
             return
         }
         let parts = splitList(after)
-        // "never fainted or had chest pain": an "or" item stays in the denial, predicate and all;
-        // "and has a rash" is new.
+        // "never fainted or had chest pain": an "or" item with no subject of its own stays in the
+        // denial; "and has a rash" is new, and so is "or I'm having a heart attack".
         if let end = parts.indices.dropFirst().first(where: {
-            Self.startsNewPredicate(parts[$0]) && !after.contains(" or " + parts[$0]) && !after.contains(" nor " + parts[$0])
+            Self.startsNewPredicate(parts[$0])
+                && !(Self.startsWithBareVerb(parts[$0]) && (after.contains(" or " + parts[$0]) || after.contains(" nor " + parts[$0])))
         }) {
             for part in parts[..<end] { out.append(.init(text: part, negated: true)) }
             appendClauses(parts[end...].joined(separator: " and "), to: &out)
@@ -179,6 +180,14 @@ public struct FindingsParser: Sendable {
                                                // "no fever and suddenly can't breathe": a new statement.
                                                "i'm", "im", "i've", "ive", "he's", "hes", "she's", "shes", "they're", "theyre", "we're",
                                                "can't", "cant", "cannot", "couldn't", "couldnt", "suddenly"]
+
+    /// Verbs that can continue a denied "or" list without a subject ("never fainted or had chest pain").
+    static let bareVerbs: Set<String> = ["has", "have", "had", "was", "were", "been", "felt", "feel", "feels", "got", "gets", "kept", "keeps",
+                                         "started", "developed", "became", "seems", "looks", "woke"]
+
+    static func startsWithBareVerb(_ part: String) -> Bool {
+        part.lowercased().split(separator: " ").first.map { bareVerbs.contains(String($0)) } ?? false
+    }
 
     static func startsNewPredicate(_ part: String) -> Bool {
         guard let first = part.lowercased().split(separator: " ").first else { return false }
@@ -232,6 +241,8 @@ public struct FindingsParser: Sendable {
         "partner", "mum", "mom", "mother", "dad", "father", "brother", "sister", "friend", "grandson", "granddaughter", "grandchild", "nephew",
         "niece", "boyfriend", "girlfriend", "bf", "gf", "flatmate", "roommate", "in[- ]law", "grandma", "grandpa", "grandmother", "grandfather",
         "nan", "nana", "gran", "granny", "neighbour", "neighbor", "colleague", "patient", "man", "woman", "lady", "guy"].joined(separator: "|")
+    /// What may follow an age said without "old": a break (punctuation, a dash, the end) or an age unit.
+    static let ageEnds = #"(?=\s*(?:[.,;:!?)]|-|–|$|\n)|\s+(?:y|yo|yrs?|years?|m|f|w|with)\b)"#
     /// The family words of `describedPeople` (no pronouns: "he 3 times"), for a bare "Dad 62".
     static let familyWords = ["son", "daughter", "boy", "girl", "baby", "child", "kid", "toddler", "husband", "wife", "partner", "mum", "mom",
         "mother", "dad", "father", "brother", "sister", "friend", "grandson", "granddaughter", "grandchild", "nephew", "niece", "boyfriend",
@@ -262,9 +273,12 @@ public struct FindingsParser: Sendable {
             (#"\b(\d{1,2})\s?(?:m|f|yo|y)\b(?!\s*(?:ago|later|away|walk|run|high|tall|long|drop|fall))"#, 1),
             // Someone described by the person writing: "my little boy is 2", "she's 30", "husband (44)",
             // "flatmate (28, asthmatic)", "my son, 40,". A unit after the number means it is not an age.
-            (#"\b(?:"# + Self.describedPeople + #")(?:'s| is| s|,| who is| who's| aged|, who is|, who's|, aged)\s+(?:only |just |nearly |almost |about |around )?(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\b"# + Self.notAUnit, 1),
-            // Terse: "Dad 62.", "Daughter 3, temp", "grandson 2 -" (a family word, then the number).
-            (#"\b(?:"# + Self.familyWords + #")\s+(\d{1,3})\b"# + Self.notAUnit + #"(?!\s*(?:tabs?|tablets?|pills?|puffs?|x\b|of\b|mg|doses?|more|times|or\b))"#, 1),
+            (#"\b(?:"# + Self.describedPeople + #")(?:'s| is| s|,| who is| who's| aged|, who is|, who's|, aged)\s+(?:only |just |nearly |almost |about |around )?(\d{1,3})\b"# + Self.notAUnit, 1),
+            // A number in words only where an age ends: "my grandson, who is two, …" (not "husband's two hands").
+            (#"\b(?:"# + Self.describedPeople + #")(?:'s| is| s|,| who is| who's| aged|, who is|, who's|, aged)\s+(?:only |just |nearly |almost |about |around )?(two|three|four|five|six|seven|eight|nine|ten)"# + Self.ageEnds, 1),
+            // Terse: "Dad 62.", "Daughter 3, temp", "grandson 2 -" (a family word, then the number, then
+            // a break): "gave husband 2 aspirin" and "baby 2 wet nappies" are counts.
+            (#"\b(?:"# + Self.familyWords + #")\s+(\d{1,3})"# + Self.ageEnds, 1),
             // "my daughter 16 years", "I am 25 years": a person and a number of years is an age.
             (Self.personAndYears, 1),
             // (Patterns are matched from a word start, so the parenthesis is a look-behind.)
