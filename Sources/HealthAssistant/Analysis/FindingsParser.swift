@@ -185,14 +185,11 @@ public struct FindingsParser: Sendable {
     static let bareVerbs: Set<String> = ["has", "have", "had", "was", "were", "been", "felt", "feel", "feels", "got", "gets", "kept", "keeps",
                                          "started", "developed", "became", "seems", "looks", "woke"]
 
-    static func startsWithBareVerb(_ part: String) -> Bool {
-        part.lowercased().split(separator: " ").first.map { bareVerbs.contains(String($0)) } ?? false
-    }
+    static func firstWord(_ part: String) -> String? { part.lowercased().split(separator: " ").first.map(String.init) }
 
-    static func startsNewPredicate(_ part: String) -> Bool {
-        guard let first = part.lowercased().split(separator: " ").first else { return false }
-        return Self.predicateStarts.contains(String(first))
-    }
+    static func startsWithBareVerb(_ part: String) -> Bool { firstWord(part).map(bareVerbs.contains) ?? false }
+
+    static func startsNewPredicate(_ part: String) -> Bool { firstWord(part).map(predicateStarts.contains) ?? false }
 
     /// The first negation cue in a clause (as a whole word), if any.
     func negationStart(_ clause: String) -> Range<String.Index>? {
@@ -237,17 +234,19 @@ public struct FindingsParser: Sendable {
     // MARK: demographics
 
     /// Words for the person a message is about, when someone writes for them.
-    static let describedPeople = ["he", "she", "they", "son", "daughter", "boy", "girl", "baby", "child", "kid", "toddler", "husband", "wife",
-        "partner", "mum", "mom", "mother", "dad", "father", "brother", "sister", "friend", "grandson", "granddaughter", "grandchild", "nephew",
-        "niece", "boyfriend", "girlfriend", "bf", "gf", "flatmate", "roommate", "in[- ]law", "grandma", "grandpa", "grandmother", "grandfather",
-        "nan", "nana", "gran", "granny", "neighbour", "neighbor", "colleague", "patient", "man", "woman", "lady", "guy"].joined(separator: "|")
-    /// What may follow an age said without "old": a break (punctuation, a dash, the end) or an age unit.
-    static let ageEnds = #"(?=\s*(?:[.,;:!?)]|-|–|$|\n)|\s+(?:y|yo|yrs?|years?|m|f|w|with)\b)"#
-    /// The family words of `describedPeople` (no pronouns: "he 3 times"), for a bare "Dad 62".
-    static let familyWords = ["son", "daughter", "boy", "girl", "baby", "child", "kid", "toddler", "husband", "wife", "partner", "mum", "mom",
+    /// Words for a person named by their relation (no pronouns: "he 3 times"), for a bare "Dad 62";
+    /// `describedPeople` adds the pronouns and the rest.
+    static let familyWordList = ["son", "daughter", "boy", "girl", "baby", "child", "kid", "toddler", "husband", "wife", "partner", "mum", "mom",
         "mother", "dad", "father", "brother", "sister", "friend", "grandson", "granddaughter", "grandchild", "nephew", "niece", "boyfriend",
         "girlfriend", "flatmate", "roommate", "grandma", "grandpa", "grandmother", "grandfather", "nan", "nana", "gran", "granny", "neighbour",
-        "neighbor", "colleague"].joined(separator: "|")
+        "neighbor", "colleague"]
+    static let familyWords = familyWordList.joined(separator: "|")
+    static let describedPeople = (["he", "she", "they"] + familyWordList + ["bf", "gf", "in[- ]law", "patient", "man", "woman", "lady", "guy"]).joined(separator: "|")
+    /// Someone described by the person writing, then the words before their age ("my son, who is ").
+    static let describedPerson = #"\b(?:"# + describedPeople + #")(?:'s| is| s|,| who is| who's| aged|, who is|, who's|, aged)\s+(?:only |just |nearly |almost |about |around )?"#
+    /// What may follow an age said without "old": a break (punctuation, a dash, the end) or an age unit.
+    static let ageEnds = #"(?=\s*(?:[.,;:!?)]|-|–|$|\n)|\s+(?:y|yo|yrs?|years?|m|f|w|with)\b)"#
+
     /// A unit after a number means it is not an age ("she is 38 weeks", "he is 6 foot").
     static let notAUnit = #"(?!\s*(?:%|percent|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|times?|kg|lbs?|cm|mm|ml|°|degrees?|"#
         + #"c\b|f\b|am\b|pm\b|:|\.\d|feet|foot|ft\b|stone|st\b|miles?|km))"#
@@ -273,9 +272,9 @@ public struct FindingsParser: Sendable {
             (#"\b(\d{1,2})\s?(?:m|f|yo|y)\b(?!\s*(?:ago|later|away|walk|run|high|tall|long|drop|fall))"#, 1),
             // Someone described by the person writing: "my little boy is 2", "she's 30", "husband (44)",
             // "flatmate (28, asthmatic)", "my son, 40,". A unit after the number means it is not an age.
-            (#"\b(?:"# + Self.describedPeople + #")(?:'s| is| s|,| who is| who's| aged|, who is|, who's|, aged)\s+(?:only |just |nearly |almost |about |around )?(\d{1,3})\b"# + Self.notAUnit, 1),
+            (Self.describedPerson + #"(\d{1,3})\b"# + Self.notAUnit, 1),
             // A number in words only where an age ends: "my grandson, who is two, …" (not "husband's two hands").
-            (#"\b(?:"# + Self.describedPeople + #")(?:'s| is| s|,| who is| who's| aged|, who is|, who's|, aged)\s+(?:only |just |nearly |almost |about |around )?(two|three|four|five|six|seven|eight|nine|ten)"# + Self.ageEnds, 1),
+            (Self.describedPerson + #"(two|three|four|five|six|seven|eight|nine|ten)"# + Self.ageEnds, 1),
             // Terse: "Dad 62.", "Daughter 3, temp", "grandson 2 -" (a family word, then the number, then
             // a break): "gave husband 2 aspirin" and "baby 2 wet nappies" are counts.
             (#"\b(?:"# + Self.familyWords + #")\s+(\d{1,3})"# + Self.ageEnds, 1),
@@ -317,6 +316,9 @@ public struct FindingsParser: Sendable {
 
     // MARK: time
 
+    /// A vague count before a unit of time: "for a few weeks", "the last couple of months".
+    static let vagueCount = "(a few |few |several |many |a couple of |couple of )?"
+
     /// Days per time unit, and the number words as regex alternatives (longest first), for
     /// `duration` and `lasted`.
     static let unitDays: [String: Double] = ["minute": 1.0 / 1440, "hour": 1.0 / 24, "day": 1, "night": 1, "week": 7, "month": 30, "year": 365]
@@ -344,9 +346,9 @@ public struct FindingsParser: Sendable {
             let q = Double(t[qr]) ?? Self.wordNumbers[String(t[qr])] ?? 1
             return q * (units[String(t[ur])] ?? 1)
         }
-        if t.regexRange(#"\b(for|over|past|the past|last) (a few |few |several |many |a couple of |couple of )?(weeks|fortnight)"#) != nil { return 14 }
+        if t.regexRange(#"\b(for|over|past|the past|last) "# + Self.vagueCount + #"(weeks|fortnight)"#) != nil { return 14 }
         if t.regexRange(#"\b(for|over) (the )?(last|past) month\b|\bfor a month\b"#) != nil { return 30 }
-        if t.regexRange(#"\b(for|over|past|the past|last) (a few |few |several |many |a couple of |couple of )?months"#) != nil { return 60 }
+        if t.regexRange(#"\b(for|over|past|the past|last) "# + Self.vagueCount + #"months"#) != nil { return 60 }
         if t.regexRange(#"\b(for|over|past|the past|last) (a |the past )?(year|years)"#) != nil { return 365 }
         if t.contains("since yesterday") || t.contains("last night") || t.contains("this morning") { return 1 }
         if t.regexRange(#"since (monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend)"#) != nil { return 3 }
@@ -371,9 +373,9 @@ public struct FindingsParser: Sendable {
                 longest = max(longest ?? 0, q * (units[m[1]] ?? 1))
             }
         }
-        for (pattern, days) in [(#"\b(for|over|past|the past|last) (a few |few |several |many |a couple of |couple of )?weeks\b"#, 14.0),
-                                (#"\b(for|over|past|the past|last) (a few |few |several |many |a couple of |couple of )?months\b"#, 60),
-                                (#"\b(for|over|past|the past|last) (a few |few |several |many |a couple of |couple of )?years\b"#, 365)] where t.regexRange(pattern) != nil {
+        for (pattern, days) in [(#"\b(for|over|past|the past|last) "# + Self.vagueCount + #"weeks\b"#, 14.0),
+                                (#"\b(for|over|past|the past|last) "# + Self.vagueCount + #"months\b"#, 60),
+                                (#"\b(for|over|past|the past|last) "# + Self.vagueCount + #"years\b"#, 365)] where t.regexRange(pattern) != nil {
             longest = max(longest ?? 0, days)
         }
         return longest

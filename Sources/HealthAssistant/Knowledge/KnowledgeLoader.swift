@@ -59,23 +59,18 @@ struct KnowledgeLoader {
             throw KnowledgeError(file: display("triage-policy.yaml"), message: "crisis_words names '\(unknown)', which is no crisis concept in concepts/",
                                  fix: "name a concept with crisis: true, or remove it from crisis_words.ids")
         }
-        for c in concepts {
-            if let unknown = c.givesWayTo.first(where: { ids[$0] == nil }) {
-                throw KnowledgeError(file: c.file, rule: c.id, field: "gives_way_to", message: "'\(unknown)' is no safety rule", fix: "name a rule id from rules/safety/")
-            }
-            if let rule = c.givesWayTo.compactMap({ id in rules.first { $0.id == id } }).first(where: { $0.vetoes.isEmpty }) {
-                throw KnowledgeError(file: c.file, rule: c.id, field: "gives_way_to", message: "rule '\(rule.id)' has no vetoes to honour", fix: "name a rule with vetoes, or remove it")
-            }
-        }
-        for (condition, ruleIDs) in policy.cantMiss.givesWayTo.sorted(by: { $0.key < $1.key }) {
+        // A concept or a can't-miss condition gives way to the exception of rules that have one.
+        func checkGivesWay(_ ruleIDs: [String], file: String, owner: String, field: String) throws {
             if let unknown = ruleIDs.first(where: { ids[$0] == nil }) {
-                throw KnowledgeError(file: display("triage-policy.yaml"), rule: condition, field: "cant_miss.gives_way_to", message: "'\(unknown)' is no safety rule",
-                                     fix: "name a rule id from rules/safety/")
+                throw KnowledgeError(file: file, rule: owner, field: field, message: "'\(unknown)' is no safety rule", fix: "name a rule id from rules/safety/")
             }
             if let rule = ruleIDs.compactMap({ id in rules.first { $0.id == id } }).first(where: { $0.vetoes.isEmpty }) {
-                throw KnowledgeError(file: display("triage-policy.yaml"), rule: condition, field: "cant_miss.gives_way_to", message: "rule '\(rule.id)' has no vetoes to honour",
-                                     fix: "name a rule with vetoes, or remove it")
+                throw KnowledgeError(file: file, rule: owner, field: field, message: "rule '\(rule.id)' has no vetoes to honour", fix: "name a rule with vetoes, or remove it")
             }
+        }
+        for c in concepts { try checkGivesWay(c.givesWayTo, file: c.file, owner: c.id, field: "gives_way_to") }
+        for (condition, ruleIDs) in policy.cantMiss.givesWayTo.sorted(by: { $0.key < $1.key }) {
+            try checkGivesWay(ruleIDs, file: display("triage-policy.yaml"), owner: condition, field: "cant_miss.gives_way_to")
         }
         return ClinicalKnowledge(directory: directory, rules: rules, lexicons: lexicons, findings: findings, policy: policy, weights: weights,
                                  concepts: concepts)

@@ -107,16 +107,18 @@ struct AskPipeline: Sendable {
         var ranked = Array(analyzer.rank(input).prefix(max(10, options.maxConditions)))
 
         // 6. triage
+        // The rules whose exception a concept or a can't-miss condition honours, and which of them
+        // matched and were vetoed ("one of my usual seizures"): read once for both.
+        let givingWay = knowledge.policy.cantMiss.givesWayTo
+        let vetoedRules = rules.vetoed(f, among: Set(givingWay.values.joined()).union(concepts?.concepts.flatMap(\.givesWayTo) ?? []))
         var evidence = redFlags(f, ranked: ranked, clauseVectors: useComplete ? clauseVectors : nil, model: useComplete ? model : nil,
                                 crisisFromRanking: concepts == nil || vectors == nil, index: index)
-        if let concepts, let vectors { evidence = merge(evidence, conceptFlags(f, vectors: vectors, embedded: embedded, model: concepts, ranked: ranked)) }
+        if let concepts, let vectors { evidence = merge(evidence, conceptFlags(f, vectors: vectors, embedded: embedded, model: concepts, ranked: ranked,
+                                                                                          vetoed: vetoedRules)) }
         // With no recognisable symptom or finding, say so: no guessed conditions, and safe advice.
         let understood = Self.understood(f, evidence: evidence, lexicon: index.symptomLexicon, closestCondition: dense.values.max(),
                                          minSimilarity: knowledge.policy.understoodMinSimilarity)
         if !understood { ranked = [] }
-        // A can't-miss condition gives way where a rule reading its sign was vetoed (`cant_miss.gives_way_to`).
-        let givingWay = knowledge.policy.cantMiss.givesWayTo
-        let vetoedRules = givingWay.isEmpty ? [] : rules.vetoed(f, among: Set(givingWay.values.joined()))
         let verdict = understood
             ? triage.decide(f, flags: evidence, ranked: ranked.map { .init(profile: $0.profile, score: $0.score, keyCoverage: $0.keyCoverage,
                                                                      // A picture counts things said: matches resting on one clause count once.
@@ -124,6 +126,7 @@ struct AskPipeline: Sendable {
                                                                      contradicted: $0.contradicted.count,
                                                                      outlasted: $0.profile.outlasts(f, knowledge.weights.priors),
                                                                      supportingClauses: $0.supportingClauseTexts,
+                                                                     // A can't-miss condition gives way where a rule reading its sign was vetoed.
                                                                      givesWay: givingWay[$0.profile.id]?.contains(where: vetoedRules.contains) ?? false) })
             : triage.notUnderstood()
         let tAnalyzed = Date()
@@ -219,7 +222,9 @@ struct AskPipeline: Sendable {
 
     /// Red-flag concepts recognised by meaning: the positive clauses, and the whole question when
     /// it denies nothing. Row 0 of `vectors` is the question; row k + 1 is clause `embedded[k]`.
-    func conceptFlags(_ f: Findings, vectors: Matrix, embedded: [Int], model: ConceptModel, ranked: [RankedCondition]) -> [TriageEvidence] {
+    /// `vetoed`: the rules, among those the concepts give way to, that matched and were vetoed.
+    func conceptFlags(_ f: Findings, vectors: Matrix, embedded: [Int], model: ConceptModel, ranked: [RankedCondition],
+                      vetoed: Set<String>) -> [TriageEvidence] {
         var rows: [Int] = [], texts: [String] = []
         if knowledge.policy.concepts.wholeQuestion, !f.clauses.contains(where: { $0.negated || $0.reported }) { rows.append(0); texts.append(f.text) }
         if embedded.isEmpty, f.clauses.count == 1, !f.clauses[0].negated, !f.clauses[0].reported { rows.append(0); texts.append(f.clauses[0].text) }
@@ -261,7 +266,6 @@ struct AskPipeline: Sendable {
         }
         // A concept gives way where a rule it names matched and was vetoed ("one of my usual
         // seizures", a simple faint): the rule's exception holds for the same sign said by meaning.
-        let vetoed = rules.vetoed(f, among: Set(model.concepts.flatMap(\.givesWayTo)))
         if !vetoed.isEmpty {
             found.removeAll { e in !e.crisis && (model.concepts.first { $0.id == e.id }?.givesWayTo.contains(where: vetoed.contains) ?? false) }
         }
