@@ -104,3 +104,15 @@ if os.path.isdir(os.path.join(here, 'dev8')):
     level8 = {s['id']: s['level'] for s in scen8}
     assert not set(level8) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7)), 'dev8 scenario ids must be new'
     assemble(os.path.join('dev8', 'messages'), 'dev8-cases.jsonl', level8, {i: 'dev' for i in level8})
+# A ninth dev batch (dev9/), written 2026-11-25 (session 15) with another scenario writer and four
+# new voices, to look again for what loses emergencies: 120 new scenarios by a blind helper who read
+# no file (70 emergency whose serious part is hidden in how people write — buried in a long message,
+# explained away, told through what the person could not do, or seen by an unusual witness; 20
+# urgent; 30 routine or self-care that sound alarming but are benign on the details), then four
+# writers (dictated into voice typing, a person with dyslexia, a young American texting, a careful
+# timeline with clock times) wrote one message each. All dev.
+if os.path.isdir(os.path.join(here, 'dev9')):
+    scen9 = [json.loads(l) for l in open(os.path.join(here, 'dev9', 'scenarios.jsonl')) if l.strip()]
+    level9 = {s['id']: s['level'] for s in scen9}
+    assert not set(level9) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8)), 'dev9 scenario ids must be new'
+    assemble(os.path.join('dev9', 'messages'), 'dev9-cases.jsonl', level9, {i: 'dev' for i in level9})
