@@ -254,7 +254,8 @@ public final class HealthAssistant: Sendable {
         let decision = pipeline.select(findings, requested: options.model, completeFits: completeFits(store))
         // The embedding does not need the index: on a cold start the model loads and runs while
         // the index loads on the other core.
-        let texts = pipeline.embeddingTexts(trimmed, findings, decision)
+        // A question with misspellings corrected is embedded as corrected (`rules/spellings.yaml`).
+        let texts = pipeline.embeddingTexts(findings.text == TextFolding.ascii(trimmed) ? trimmed : findings.text, findings, decision)
         let embedding: Task<Matrix, Error>? = options.keywordOnly ? nil : Task { try await embedQuestion(texts) }
         defer { embedding?.cancel() }
         return try await withIndex(store) { index in

@@ -39,6 +39,27 @@ struct FindingsParserTests {
         #expect(parser.parse("no fever and my neck is stiff").positive == ["my neck is stiff"])
     }
 
+    /// Unpunctuated text (voice typing) puts a new statement straight after a denial: a subject
+    /// that starts one ends the denial; a subordinate clause stays in it.
+    @Test func aNewSubjectEndsTheDenialInRunOnText() {
+        let f = parser.parse("not sleeping well on the train home i got a heavy squeezing in my chest")
+        #expect(f.positive.contains("i got a heavy squeezing in my chest"), "\(f.clauses)")
+        #expect(f.negative == ["sleeping well on the train home"])
+        let g = parser.parse("we're not trying for a baby since this morning ive had a sharp pain low on my left side")
+        #expect(g.positive.contains("ive had a sharp pain low on my left side"), "\(g.clauses)")
+        #expect(parser.parse("no pain when i breathe in").negative == ["pain when i breathe in"])
+        #expect(parser.parse("no fever she's been drinking well").positive.isEmpty)
+    }
+
+    /// Common misspellings are read as the words they stand for (rules/spellings.yaml), by every
+    /// rule alike; words the list does not hold are left as written.
+    @Test func misspellingsAreReadAsTheirWords() {
+        let f = parser.parse("Shes dizy and cant get a full breth, her temprature is high")
+        #expect(f.text == "Shes dizzy and cant get a full breath, her temperature is high")
+        #expect(f.positive.contains("her temperature is high"), "\(f.clauses)")
+        #expect(parser.parse("pane of glass").text == "pane of glass")
+    }
+
     @Test func keywordQueryKeepsWhatThePersonHasNotWhatTheyDeny() {
         let q = parser.parse("I have been experiencing a bad headache and a stiff neck for 3 days, no fever").keywordQuery
         #expect(q.split(separator: " ").contains("headache") && q.split(separator: " ").contains("stiff"))

@@ -118,6 +118,14 @@ struct KnowledgeTests {
         #expect(e.message.contains("unknown lexicon 'suicidal'") && e.fix.contains("lexicons.yaml"))
     }
 
+    /// A misspelling whose reading is itself corrected would be read twice differently: refused.
+    @Test func aSpellingReadingIsNotItselfCorrected() throws {
+        let e = try loadError("spellings.yaml") { firstOnly($0, "  breth: breath", "  breth: breth") }
+        #expect(e.file.hasSuffix("/spellings.yaml") && e.field == "words.breth", "\(e)")
+        let chain = try loadError("spellings.yaml") { firstOnly($0, "  breth: breath", "  breth: brething") }
+        #expect(chain.message.contains("itself a misspelling"), "\(chain)")
+    }
+
     @Test func ruleWithoutCases() throws {
         let e = try loadError("safety/urgent.yaml") {
             $0 + "  - id: no-cases\n    level: urgent\n    flag: x\n    all: ['zzz']\n    rationale: r\n    source: https://example.org\n"

@@ -136,6 +136,22 @@ struct TriageRegressionTests {
         #expect(answer.json().contains("\"understood\":false"))
     }
 
+    /// One symptom word is a health message: it gets conditions, not a request to describe it.
+    @Test(arguments: ["I feel dizzy", "toothache", "i have hiccups"])
+    func oneSymptomWordIsUnderstood(text: String) async throws {
+        let answer = try await Self.assistant.ask(text)
+        #expect(answer.understood, "\(answer.triage.reason)")
+        #expect(!answer.conditions.isEmpty)
+    }
+
+    /// A bare complaint names where it hurts and nothing of onset, force or what comes with it:
+    /// the meaning-based red flags (worst-ever pain, collapse, a clot) must not read it as theirs.
+    @Test(arguments: ["i have a headache", "my stomach hurts", "i have belly pain", "chest pain", "i feel weak and tired"])
+    func bareComplaintIsNoEmergency(text: String) async throws {
+        let answer = try await Self.assistant.ask(text)
+        #expect(answer.triage.level < .emergency, "\(answer.triage.decidedBy)")
+    }
+
     /// A message the assistant cannot read is never answered below "urgent": not understanding is
     /// not evidence that all is well.
     @Test func notUnderstoodIsNeverBenign() async throws {

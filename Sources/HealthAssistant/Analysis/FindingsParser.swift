@@ -14,9 +14,10 @@ public struct FindingsParser: Sendable {
                                                 "seven": 7, "eight": 8, "nine": 9, "ten": 10, "couple of": 2, "few": 3, "several": 4]
 
     public func parse(_ raw: String) -> Findings {
-        let text = TextFolding.ascii(raw).replacingOccurrences(of: "\n", with: ". ")
+        let folded = respelled(TextFolding.ascii(raw))
+        let text = folded.replacingOccurrences(of: "\n", with: ". ")
         let lower = text.lowercased()
-        var f = Findings(text: TextFolding.ascii(raw), clauses: clauses(lower))
+        var f = Findings(text: folded, clauses: clauses(lower))
         // "had our baby 4 days ago" says who gave birth, not a baby's age, unless the message is
         // about the baby ("he is yellow and sleepy", feeds, nappies): then the birth is not the patient's.
         // "I'm 29 weeks" is how far along a pregnancy is: no age of 29 and no duration.
@@ -58,6 +59,24 @@ public struct FindingsParser: Sendable {
         }
         f.history = history(lower)
         return f
+    }
+
+    /// The text with its common misspellings (`rules/spellings.yaml`) read as the words they stand
+    /// for: "cant get a full breth" is read as "cant get a full breath" by every rule and concept.
+    func respelled(_ text: String) -> String {
+        guard !lexicon.spellings.isEmpty else { return text }
+        var out = "", word = ""
+        out.reserveCapacity(text.utf8.count)
+        func flush() {
+            guard !word.isEmpty else { return }
+            out += lexicon.spellings[word.lowercased()] ?? word
+            word = ""
+        }
+        for ch in text {
+            if ch.isLetter || (ch == "'" && !word.isEmpty) { word.append(ch) } else { flush(); out.append(ch) }
+        }
+        flush()
+        return out
     }
 
     // MARK: clauses and negation
@@ -146,7 +165,16 @@ public struct FindingsParser: Sendable {
             return
         }
         let before = String(p[p.startIndex..<cue.lowerBound]).trimmingCharacters(in: .whitespaces)
-        let after = String(p[cue.upperBound...]).trimmingCharacters(in: .whitespaces)
+        var after = String(p[cue.upperBound...]).trimmingCharacters(in: .whitespaces)
+        // Unpunctuated text (voice typing, run-on messages) puts a new statement straight after a
+        // denial: "not sleeping well on the train home i got a squeezing in my chest". A subject
+        // that starts a statement ends the denial; the rest is read afresh, after the denial.
+        var rest: String?
+        if let k = Self.newStatementStart(in: after) {
+            rest = String(after[k...])
+            after = String(after[..<k]).trimmingCharacters(in: .whitespaces)
+        }
+        defer { if let rest { appendClauses(rest, to: &out) } }
         // "white of eye not red": the few words before the denial say what it is about.
         let subject = !before.isEmpty && before.split(separator: " ").count <= lexicon.denialSubject.maxWords
             && lexicon.denialSubject.cues.contains(p[cue].lowercased())
@@ -184,6 +212,25 @@ public struct FindingsParser: Sendable {
     /// Verbs that can continue a denied "or" list without a subject ("never fainted or had chest pain").
     static let bareVerbs: Set<String> = ["has", "have", "had", "was", "were", "been", "felt", "feel", "feels", "got", "gets", "kept", "keeps",
                                          "started", "developed", "became", "seems", "looks", "woke"]
+
+    /// Subjects that start a statement of their own, and the words after which they do not (a
+    /// subordinate clause belongs to the denial: "no pain when I breathe", "not since she fell").
+    static let statementSubjects: Set<String> = ["i", "i'm", "im", "i've", "ive", "he", "he's", "hes", "she", "she's", "shes",
+                                                 "we", "we've", "weve", "they", "they're", "theyre", "they've", "theyve"]
+    static let subordinators: Set<String> = ["when", "whenever", "if", "because", "cos", "coz", "bc", "as", "that", "since", "after",
+                                             "before", "while", "unless", "until", "till", "til", "where", "than", "whether", "how",
+                                             "what", "which", "who", "so", "and", "or", "nor", "but", "though", "like", "once", "even",
+                                             "thought", "think", "know", "knew", "said", "says", "sure", "say", "hope", "wish", "can", "could"]
+
+    /// Where a new statement starts inside a denial's words, past their first word: a subject
+    /// (`statementSubjects`) not after a subordinating word, with a word after it.
+    static func newStatementStart(in text: String) -> String.Index? {
+        let words = text.split(separator: " ", omittingEmptySubsequences: true)
+        for (n, word) in words.enumerated() where n > 0 && n + 1 < words.count {
+            if statementSubjects.contains(word.lowercased()), !subordinators.contains(words[n - 1].lowercased()) { return word.startIndex }
+        }
+        return nil
+    }
 
     static func firstWord(_ part: String) -> String? { part.lowercased().split(separator: " ").first.map(String.init) }
 
@@ -243,7 +290,8 @@ public struct FindingsParser: Sendable {
     static let familyWords = familyWordList.joined(separator: "|")
     static let describedPeople = (["he", "she", "they"] + familyWordList + ["bf", "gf", "in[- ]law", "patient", "man", "woman", "lady", "guy"]).joined(separator: "|")
     /// Someone described by the person writing, then the words before their age ("my son, who is ").
-    static let describedPerson = #"\b(?:"# + describedPeople + #")(?:'s| is| s|,| who is| who's| aged|, who is|, who's|, aged)\s+(?:only |just |nearly |almost |about |around )?"#
+    /// ("hes 2", "shes 3": "he's" typed without its apostrophe.)
+    static let describedPerson = #"\b(?:(?:"# + describedPeople + #")(?:'s| is| s|,| who is| who's| aged|, who is|, who's|, aged)|hes|shes)\s+(?:only |just |nearly |almost |about |around )?"#
     /// What may follow an age said without "old": a break (punctuation, a dash, the end) or an age unit.
     static let ageEnds = #"(?=\s*(?:[.,;:!?)]|-|–|$|\n)|\s+(?:y|yo|yrs?|years?|m|f|w|with)\b)"#
 

@@ -35,7 +35,8 @@ struct KnowledgeLoader {
     func load() throws -> ClinicalKnowledge {
         let lexicons = try readLexicons()
         let expand = LexiconExpander(lexicons: lexicons, eager: eager)
-        let findings = try readFindingsLexicon(expand)
+        var findings = try readFindingsLexicon(expand)
+        findings.spellings = try readSpellings()
         let historyNames = Set(findings.historyNames)
         var rules: [SafetyRule] = []
         var ids: [String: String] = [:]
@@ -219,6 +220,32 @@ struct KnowledgeLoader {
             leadingOnly: (leadingCues, try pattern(leading, "before", nfile, anchored: true), try pattern(leading, "denies", nfile, anchored: true)))
     }
 
+    /// `spellings.yaml`: misspelt words and what they are read as. A misspelling is one word of
+    /// letters (an apostrophe allowed); its reading is words; no reading is itself corrected.
+    func readSpellings() throws -> [String: String] {
+        let file = "spellings.yaml"
+        let top = try StrictMapping(try yaml(file), file: display(file), path: "")
+        try top.rejectUnknownKeys(["words"])
+        guard let words = try top.mapping("words") else { throw top.error("words", "missing", fix: "put the misspellings under 'words:'") }
+        var out: [String: String] = [:]
+        for key in words.values.keys.sorted() {
+            guard !key.isEmpty, key.allSatisfy({ $0.isLowercaseASCIILetter || $0 == "'" }) else {
+                throw words.error(key, "a misspelling is one lower-case word", fix: "write it in lower case, letters only")
+            }
+            let reading = try words.requiredString(key)
+            guard !reading.isEmpty, reading.allSatisfy({ $0.isLowercaseASCIILetter || $0 == "'" || $0 == " " }), reading != key else {
+                throw words.error(key, "'\(reading)' is no reading of it", fix: "give the lower-case word(s) it stands for")
+            }
+            out[key] = reading
+        }
+        for (key, reading) in out.sorted(by: { $0.key < $1.key }) {
+            if let chained = reading.split(separator: " ").first(where: { out[String($0)] != nil }) {
+                throw words.error(key, "its reading '\(reading)' holds '\(chained)', itself a misspelling", fix: "give the corrected word")
+            }
+        }
+        return out
+    }
+
     // MARK: rules
 
     func readRules(_ relative: String, expand: LexiconExpander, historyNames: Set<String>) throws -> [SafetyRule] {
@@ -345,7 +372,7 @@ struct KnowledgeLoader {
         let cc = try section("crisis_conditions", ["ids", "within_top", "concept_within_top", "concept_min_similarity"])
         let cp = try section("concepts", ["neighbours", "min_similarity", "margin", "whole_question"])
         let cw = try section("crisis_words", ["ids", "min_similarity", "margin"])
-        let understood = try section("understood", ["min_similarity"])
+        let understood = try section("understood", ["min_similarity", "one_word_min_similarity"])
         let fit = try section("self_care_fit", ["min_key_coverage", "reason"])
         var floors: [TriagePolicyData.Floor] = []
         for (i, item) in (try m.list("self_care_floor") ?? []).enumerated() {
@@ -380,6 +407,7 @@ struct KnowledgeLoader {
                             crisisWordIDs: Set(try cw.strings("ids") ?? []), crisisMinSimilarity: Float(try cw.requiredNumber("min_similarity")),
                             crisisMargin: Float(try cw.requiredNumber("margin"))),
             notUnderstood: try level(m, "not_understood"), understoodMinSimilarity: try understood.requiredNumber("min_similarity"),
+            understoodOneWordMinSimilarity: try understood.requiredNumber("one_word_min_similarity"),
             selfCareMinKeyCoverage: try fit.requiredNumber("min_key_coverage"), selfCareWeakFitReason: try fit.requiredString("reason"))
     }
 

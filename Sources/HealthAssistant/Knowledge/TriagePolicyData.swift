@@ -66,6 +66,9 @@ public struct TriagePolicyData: Sendable {
     /// Below this cosine between the question and its closest condition passage, words alone do
     /// not make a message understood.
     public var understoodMinSimilarity: Double
+    /// A single symptom word ("dizzy", "toothache") makes a message understood when its meaning
+    /// comes at least this near a condition passage: a higher bar than two words need.
+    public var understoodOneWordMinSimilarity: Double
     /// Self-care needs a mild condition that fits: this share of its key findings at least.
     public var selfCareMinKeyCoverage: Double
     public var selfCareWeakFitReason: String

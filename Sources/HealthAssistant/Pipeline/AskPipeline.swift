@@ -117,7 +117,8 @@ struct AskPipeline: Sendable {
                                                                                           vetoed: vetoedRules)) }
         // With no recognisable symptom or finding, say so: no guessed conditions, and safe advice.
         let understood = Self.understood(f, evidence: evidence, lexicon: index.symptomLexicon, closestCondition: dense.values.max(),
-                                         minSimilarity: knowledge.policy.understoodMinSimilarity)
+                                         minSimilarity: knowledge.policy.understoodMinSimilarity,
+                                         oneWordMinSimilarity: knowledge.policy.understoodOneWordMinSimilarity)
         if !understood { ranked = [] }
         let verdict = understood
             ? triage.decide(f, flags: evidence, ranked: ranked.map { .init(profile: $0.profile, score: $0.score, keyCoverage: $0.keyCoverage,
@@ -211,13 +212,17 @@ struct AskPipeline: Sendable {
     /// cosine, at least `minSimilarity`): a recipe or a train timetable shares words with the
     /// library ("cream", "eggs", "hot") but not meaning. Denied words count too; filler words such
     /// as "today" or "how" do not. Without a question vector (keyword-only), words alone decide.
-    static func understood(_ f: Findings, evidence: [TriageEvidence], lexicon: SymptomLexicon, closestCondition: Double?, minSimilarity: Double) -> Bool {
+    /// A message of one symptom word ("I feel dizzy", "toothache") is understood when its meaning
+    /// comes nearer a condition's passage (`oneWordMinSimilarity`) than a film or weather question does.
+    static func understood(_ f: Findings, evidence: [TriageEvidence], lexicon: SymptomLexicon, closestCondition: Double?, minSimilarity: Double,
+                           oneWordMinSimilarity: Double) -> Bool {
         if !evidence.isEmpty || !f.vitals.isEmpty || f.vitals.peakFlowPercent != nil { return true }
         if let closestCondition, closestCondition < minSimilarity { return false }
         let stems = Set(f.clauses.flatMap { TextMatch.words($0.text) }
             .filter { $0.count > 2 && !TextMatch.stopWords.contains($0) && !TextMatch.queryNoise.contains($0) }.map(TextMatch.stem))
         if stems.contains(where: lexicon.nameVocabulary.contains) { return true }
-        return stems.filter { lexicon.postings[$0] != nil }.count >= 2
+        let known = stems.filter { lexicon.postings[$0] != nil }.count
+        return known >= 2 || (known == 1 && (closestCondition ?? 0) >= oneWordMinSimilarity)
     }
 
     /// Red-flag concepts recognised by meaning: the positive clauses, and the whole question when
