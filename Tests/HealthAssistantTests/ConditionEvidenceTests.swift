@@ -160,10 +160,30 @@ struct ConditionEvidenceTests {
         #expect(short.outlasts(f, k.weights.priors) && !long.outlasts(f, k.weights.priors))
         #expect(short.prior(for: f, k.weights.priors) < short.prior(for: k.parser.parse("constipated since yesterday"), k.weights.priors))
         // A leading emergency the person has had for far longer than it lasts is urgent, not an emergency.
-        let engine = TriageEngine(policy: k.policy)
-        let outlasted = engine.decide(f, flags: [], ranked: [.init(profile: short, score: 1, keyCoverage: 1, matched: 3, outlasted: true)])
-        let fresh = engine.decide(f, flags: [], ranked: [.init(profile: short, score: 1, keyCoverage: 1, matched: 3)])
-        #expect(outlasted.level == .urgent && fresh.level == .emergency)
+        #expect(try levels(short, f, f) { $0.outlasted = true } == (.urgent, .emergency))
+    }
+
+    /// The level a leading emergency condition of full key coverage gets when `contest` marks it
+    /// contested (asked with `contested`) and when nothing does (asked with `plain`).
+    func levels(_ p: ConditionProfile, _ contested: Findings, _ plain: Findings,
+                contest: (inout TriageEngine.Candidate) -> Void) throws -> (TriageLevel, TriageLevel) {
+        let engine = TriageEngine(policy: try TestKnowledge.loaded.get().policy)
+        var candidate = TriageEngine.Candidate(profile: p, score: 1, keyCoverage: 1, matched: 3)
+        let typical = engine.decide(plain, flags: [], ranked: [candidate])
+        contest(&candidate)
+        return (engine.decide(contested, flags: [], ranked: [candidate]).level, typical.level)
+    }
+
+    /// A person well outside a condition's numeric age range contests its picture: a can't-miss
+    /// condition of people 50 and over is possible at most in a 31-year-old, typical at 70.
+    @Test func anAgeFarOutsideTheRangeContestsThePicture() throws {
+        let k = try TestKnowledge.loaded.get()
+        var old = profile(triage: .emergency, course: "days", symptoms: croup, flags: [])
+        old.ageRange = 50...120
+        let young = k.parser.parse("I'm 31 and my thighs are sore"), older = k.parser.parse("I'm 70 and my thighs are sore")
+        #expect(old.outOfAge(young, margin: k.policy.cantMiss.ageMarginYears) && !old.outOfAge(older, margin: k.policy.cantMiss.ageMarginYears))
+        #expect(!old.outOfAge(k.parser.parse("my thighs are sore"), margin: 10))
+        #expect(try levels(old, young, older) { $0.outOfAge = true } == (.urgent, .emergency))
     }
 
     /// A trouble that crept up slowly over months argues against a condition that comes on over

@@ -32,6 +32,7 @@ struct ConditionProfileArchiveTests {
         #expect(stored == first)
         #expect(stored.flatMap(\.symptoms).contains { $0.flagOnly } && stored.contains { $0.course == "weeks" })
         #expect(stored.first { $0.id == "haemorrhoids" }?.against.map(\.name) == ["unexplained weight loss"])
+        #expect(stored.first { $0.id == "haemorrhoids" }?.ageRange == 18...120)
     }
 
     /// The lexicon stored with the profiles is the one built from them.
@@ -115,6 +116,7 @@ name: Haemorrhoids
 aliases: [piles]
 triage: routine
 duration: weeks
+age: {min: 18, max: 120}
 against: [unexplained weight loss]
 symptoms:
   - {name: bright red blood after a poo, weight: key, lay: [blood on the toilet paper]}

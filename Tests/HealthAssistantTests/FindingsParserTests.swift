@@ -51,6 +51,14 @@ struct FindingsParserTests {
         #expect(parser.parse("no fever she's been drinking well").positive.isEmpty)
     }
 
+    /// After "never", a perfect's "had" or "been" carries a comma list on; any other verb starts
+    /// a statement, so a danger sign after a denial stays a finding.
+    @Test func aListAfterNeverCarriesItsPerfect() {
+        #expect(parser.parse("I've never fainted, had chest pain or been breathless").negative == ["fainted", "had chest pain", "been breathless"])
+        let f = parser.parse("not eating, has crushing chest pain or shortness of breath")
+        #expect(f.positive.contains("has crushing chest pain"), "\(f.clauses)")
+    }
+
     /// Common misspellings are read as the words they stand for (rules/spellings.yaml), by every
     /// rule alike; words the list does not hold are left as written.
     @Test func misspellingsAreReadAsTheirWords() {

@@ -58,6 +58,8 @@ public struct ConditionProfile: Sendable, Codable, Equatable {
     public var course: String?
     /// How fast it comes on (schema v2 `onset`: sudden, hours, days, weeks, months), if stated.
     public var onset: String?
+    /// The ages it is seen at, in years (v2's numeric `age: {min, max}`; nil for v1's age groups).
+    public var ageRange: ClosedRange<Double>?
     /// Findings whose presence argues against it (schema v2 `against`: hay fever has no fever), each
     /// with the wordings the library uses for that finding elsewhere (`FindingVocabulary`), so a
     /// clause saying "high temperature" reports "fever". Ranking reads them (`againstCounts`);
@@ -137,6 +139,7 @@ public struct ConditionProfile: Sendable, Codable, Equatable {
             }
             profile.course = json["duration"] as? String
             profile.onset = json["onset"] as? String
+            profile.ageRange = ageRange(json["age"])
             againstNames.append(list("against"))
             return profile
         }
@@ -145,6 +148,14 @@ public struct ConditionProfile: Sendable, Codable, Equatable {
         let vocabulary = FindingVocabulary(profiles: profiles, names: againstNames.flatMap { $0 })
         for i in profiles.indices { profiles[i].against = againstNames[i].map { vocabulary.finding($0, arguingAgainst: profiles[i]) } }
         return profiles
+    }
+
+    /// v2's numeric age range in years (`age: {min, max}`); nil for v1's list of age groups.
+    static func ageRange(_ value: Any?) -> ClosedRange<Double>? {
+        guard let range = value as? [String: Any] else { return nil }
+        func number(_ k: String) -> Double? { (range[k] as? Double) ?? (range[k] as? Int).map(Double.init) }
+        let lo = number("min") ?? 0, hi = number("max") ?? 120
+        return lo <= hi ? lo...hi : nil
     }
 
     /// The age groups a condition is seen in: v1 lists them, v2 gives a numeric range in years.
@@ -196,6 +207,13 @@ public struct ConditionProfile: Sendable, Codable, Equatable {
     func comesOnFaster(_ findings: Findings, _ w: AnalysisWeights.Priors) -> Bool {
         guard findings.gradualOnset, let onset, let limit = w.onsetMaxDays[onset], let days = findings.lastedDays ?? findings.durationDays else { return false }
         return days > limit
+    }
+
+    /// Whether the person's age lies more than `margin` years outside the ages it is seen at
+    /// (a hip fracture's picture in a 31-year-old after a gym session is his thighs, not his hip).
+    public func outOfAge(_ findings: Findings, margin: Double) -> Bool {
+        guard let range = ageRange, let age = findings.ageYears else { return false }
+        return age < range.lowerBound - margin || age > range.upperBound + margin
     }
 
     /// Whether the person has had the symptoms far longer than this condition usually lasts.

@@ -17,8 +17,9 @@ enum ConditionProfileArchive {
 
     /// Bump whenever `ConditionProfile.derive` or `TextMatch` changes what a profile holds in a way
     /// the stemming tables below do not already show, or the layout changes (2: the lexicon added; 3: onset added;
-    /// 4: `against` findings and their lexicon added; 5: apostrophe-less contractions split; 6: irregular verb forms).
-    static let derivationVersion = 6
+    /// 4: `against` findings and their lexicon added; 5: apostrophe-less contractions split; 6: irregular verb forms;
+    /// 7: the numeric age range added).
+    static let derivationVersion = 7
 
     struct Meta: Codable { var profiles: Int; var checksum: String }
 
@@ -90,6 +91,7 @@ enum ConditionProfileArchive {
                 w.string(f.flag); w.string(f.level.rawValue); w.strings(f.all); w.strings(f.any); w.optional(f.population)
             }
             w.string(p.path); w.string(p.system); w.bool(p.cantMiss); w.optional(p.course); w.optional(p.onset)
+            w.optional(p.ageRange.map { "\($0.lowerBound) \($0.upperBound)" })
             w.count(p.against.count)
             for s in p.against {
                 w.string(s.name); w.strings(s.variants)
@@ -136,14 +138,21 @@ enum ConditionProfileArchive {
                     return ConditionProfile.RedFlag(flag: flag, level: level, all: try r.strings(), any: try r.strings(), population: try r.optional())
                 }
                 let path = try r.string(), system = try r.string(), cantMiss = try r.bool(), course = try r.optional(), onset = try r.optional()
+                let ageRange = try r.optional().map { text -> ClosedRange<Double> in
+                    let bounds = text.split(separator: " ").compactMap { Double($0) }
+                    guard bounds.count == 2, bounds[0] <= bounds[1] else { throw DecodeError.malformed }
+                    return bounds[0]...bounds[1]
+                }
                 let against = try (0..<r.count()).map { _ in
                     let name = try r.string(), variants = try r.strings()
                     let stems = try (0..<r.count()).map { _ in try r.strings() }
                     return ConditionProfile.Symptom(name: name, variants: variants, weight: "against", variantStems: stems, weightValue: 0, flagOnly: false)
                 }
-                return ConditionProfile(id: id, name: name, aliases: aliases, triage: triage, prevalence: prevalence, ages: ages, sex: sex,
-                                        symptoms: symptoms, redFlags: flags, path: path, system: system,
-                                        cantMiss: cantMiss, course: course, onset: onset, against: against)
+                var profile = ConditionProfile(id: id, name: name, aliases: aliases, triage: triage, prevalence: prevalence, ages: ages, sex: sex,
+                                               symptoms: symptoms, redFlags: flags, path: path, system: system,
+                                               cantMiss: cantMiss, course: course, onset: onset, against: against)
+                profile.ageRange = ageRange
+                return profile
             }
             let lexicon = try readLexicon(&r, profiles: profiles, findings: \.symptoms)
             let againstLexicon = try readLexicon(&r, profiles: profiles, findings: \.against)

@@ -96,7 +96,13 @@ public struct FindingsParser: Sendable {
             for (i, piece) in pieces.enumerated() {
                 // "no fever, chills, or night sweats": a negated list runs across commas when it
                 // ends in "or"/"nor" — "no fever, headache for 3 days" keeps the headache.
-                if negatedList, negationStart(piece) == nil, !Self.startsNewPredicate(piece), Self.closesNegatedList(pieces[i...]) {
+                // After "never", a perfect's bare "had" or "been" carries the list on ("I've never
+                // fainted, had chest pain or been breathless"); any other verb or a subject starts
+                // a statement of its own ("not eating, has crushing chest pain or ...").
+                let carriesNever = Self.firstWord(piece).map { $0 == "had" || $0 == "been" } ?? false
+                    && sentence.range(of: #"\bnever\b"#, options: [.regularExpression, .caseInsensitive]) != nil
+                if negatedList, negationStart(piece) == nil, !Self.startsNewPredicate(piece) || carriesNever,
+                   Self.closesNegatedList(pieces[i...]) {
                     for part in splitList(piece) {
                         let item = part.regexRange("^(or|nor) ").map { String(part[$0.upperBound...]) } ?? part
                         out.append(.init(text: item, negated: true))
@@ -288,6 +294,11 @@ public struct FindingsParser: Sendable {
         "girlfriend", "flatmate", "roommate", "grandma", "grandpa", "grandmother", "grandfather", "nan", "nana", "gran", "granny", "neighbour",
         "neighbor", "colleague"]
     static let familyWords = familyWordList.joined(separator: "|")
+    static let anotherPerson = #"\b(?:my|our|his|her|their)(?: \w+)? (?:"# + familyWords + #")s?\b"#
+
+    /// Whether the message speaks of someone other than the writer ("my mum", "our little girl"):
+    /// then an age it gives may be either person's.
+    public func mentionsAnotherPerson(_ text: String) -> Bool { text.lowercased().regexRange(Self.anotherPerson) != nil }
     static let describedPeople = (["he", "she", "they"] + familyWordList + ["bf", "gf", "in[- ]law", "patient", "man", "woman", "lady", "guy"]).joined(separator: "|")
     /// Someone described by the person writing, then the words before their age ("my son, who is ").
     /// ("hes 2", "shes 3": "he's" typed without its apostrophe.)

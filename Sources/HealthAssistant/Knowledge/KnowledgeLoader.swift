@@ -360,7 +360,7 @@ struct KnowledgeLoader {
         }
         let diff = try section("differential", ["leading_emergency_without_sign", "leading_emergency_min_matched", "runner_up", "cant_miss"])
         guard let cm = try diff.mapping("cant_miss") else { throw diff.error("cant_miss", "missing", fix: "restore it from git") }
-        try cm.rejectUnknownKeys(["within_top", "typical_key_coverage", "typical_min_matched", "some_key_coverage", "otherwise", "max_score_gap", "gives_way_to"])
+        try cm.rejectUnknownKeys(["within_top", "typical_key_coverage", "typical_min_matched", "some_key_coverage", "otherwise", "max_score_gap", "gives_way_to", "age_margin_years"])
         var givesWay: [String: [String]] = [:]
         if let gw = try cm.mapping("gives_way_to") {
             for key in gw.values.keys.sorted() { givesWay[key] = try gw.strings(key) ?? [] }
@@ -389,7 +389,8 @@ struct KnowledgeLoader {
             leadingEmergencyMinMatched: Int(try diff.requiredNumber("leading_emergency_min_matched")),
             cantMiss: .init(withinTop: Int(try cm.requiredNumber("within_top")), typicalKeyCoverage: try cm.requiredNumber("typical_key_coverage"),
                             typicalMinMatched: Int(try cm.requiredNumber("typical_min_matched")), someKeyCoverage: try cm.requiredNumber("some_key_coverage"),
-                            otherwise: try level(cm, "otherwise"), maxScoreGap: try cm.requiredNumber("max_score_gap"), givesWayTo: givesWay),
+                            otherwise: try level(cm, "otherwise"), maxScoreGap: try cm.requiredNumber("max_score_gap"), givesWayTo: givesWay,
+                            ageMarginYears: try cm.requiredNumber("age_margin_years")),
             runnerUp: .init(withinTop: Int(try ru.requiredNumber("within_top")), scoreRatio: try ru.requiredNumber("score_ratio"),
                             minKeyCoverage: try ru.requiredNumber("min_key_coverage"), atMost: try level(ru, "at_most"),
                             fullKeyCoverage: try ru.requiredNumber("full_key_coverage")),

@@ -28,6 +28,8 @@ public struct TriagePolicyData: Sendable {
         /// its exception holds (vetoed: "one of my usual seizures, came round as normal"), the
         /// condition gives way too, possible at most, never a typical picture or an emergency lead.
         public var givesWayTo: [String: [String]] = [:]
+        /// A person more than this many years outside a condition's ages contests its picture.
+        public var ageMarginYears: Double = 10
     }
 
     public var leadingEmergencyWithoutSign: TriageLevel

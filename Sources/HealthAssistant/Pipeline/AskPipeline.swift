@@ -120,12 +120,16 @@ struct AskPipeline: Sendable {
                                          minSimilarity: knowledge.policy.understoodMinSimilarity,
                                          oneWordMinSimilarity: knowledge.policy.understoodOneWordMinSimilarity)
         if !understood { ranked = [] }
+        // A condition's age range is read against the age only when it is surely the patient's: no
+        // baby's age (a mother writes it), no one else spoken of ("I'm 31, my mum is 80").
+        let ageIsThePatients = (f.ageYears ?? 0) >= 1 && !parser.mentionsAnotherPerson(f.text)
         let verdict = understood
             ? triage.decide(f, flags: evidence, ranked: ranked.map { .init(profile: $0.profile, score: $0.score, keyCoverage: $0.keyCoverage,
                                                                      // A picture counts things said: matches resting on one clause count once.
                                                                      matched: min($0.matched.count, $0.supportingClauses ?? .max),
                                                                      contradicted: $0.contradicted.count,
                                                                      outlasted: $0.profile.outlasts(f, knowledge.weights.priors),
+                                                                     outOfAge: ageIsThePatients && $0.profile.outOfAge(f, margin: knowledge.policy.cantMiss.ageMarginYears),
                                                                      supportingClauses: $0.supportingClauseTexts,
                                                                      // A can't-miss condition gives way where a rule reading its sign was vetoed.
                                                                      givesWay: givingWay[$0.profile.id]?.contains(where: vetoedRules.contains) ?? false) })

@@ -20,12 +20,14 @@ public struct TriageEngine: Sendable {
         public var contradicted: Int = 0
         /// The person has had the symptoms far longer than it usually lasts.
         public var outlasted = false
+        /// The person's age lies well outside the ages it is seen at (`cant_miss.age_margin_years`).
+        public var outOfAge = false
         /// The clauses its matches rest on (nil: not known).
         public var supportingClauses: [String]? = nil
         /// A safety rule that reads its sign matched and its exception holds (`cant_miss.gives_way_to`).
         public var givesWay = false
-        /// Nothing the person said argues against it: no denied finding, a plausible course, no rule's exception.
-        var uncontested: Bool { contradicted == 0 && !outlasted && !givesWay }
+        /// Nothing the person said argues against it: no denied finding, a plausible course and age, no rule's exception.
+        var uncontested: Bool { contradicted == 0 && !outlasted && !outOfAge && !givesWay }
     }
 
     let policy: TriagePolicyData
