@@ -116,3 +116,15 @@ if os.path.isdir(os.path.join(here, 'dev9')):
     level9 = {s['id']: s['level'] for s in scen9}
     assert not set(level9) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8)), 'dev9 scenario ids must be new'
     assemble(os.path.join('dev9', 'messages'), 'dev9-cases.jsonl', level9, {i: 'dev' for i in level9})
+# A tenth dev batch (dev10/), written 2026-11-25 (session 15) in the first batch's six voices, to
+# look once more for what the test half loses without reading it: 100 new scenarios by a blind
+# helper who read no file, by chief complaint as the first list was (60 ordinary emergencies told
+# the way ordinary people tell them, the decisive detail often a number, a reading, what was taken
+# or what someone else saw; 20 urgent; 10 routine; 10 self-care), then six writers (terse,
+# rambling, anxious, older adult, English as a second language, texting) wrote one message each.
+# All dev.
+if os.path.isdir(os.path.join(here, 'dev10')):
+    scen10 = [json.loads(l) for l in open(os.path.join(here, 'dev10', 'scenarios.jsonl')) if l.strip()]
+    level10 = {s['id']: s['level'] for s in scen10}
+    assert not set(level10) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8) | set(level9)), 'dev10 scenario ids must be new'
+    assemble(os.path.join('dev10', 'messages'), 'dev10-cases.jsonl', level10, {i: 'dev' for i in level10})
