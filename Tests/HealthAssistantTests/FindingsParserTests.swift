@@ -356,6 +356,9 @@ struct FindingsParserTests {
         #expect(abs((g.vitals.temperatureC ?? 0) - 40) < 0.01)
         #expect(g.vitals.oxygenSaturation == 91)
         #expect(g.sex == nil)
+        // A home meter's reading told as a change from usual; a weight is no reading.
+        #expect(parser.parse("his oxygen meter normally reads about 93 or 94, but today it has been stuck at 85").vitals.oxygenSaturation == 85)
+        #expect(parser.parse("he weighed 90 but has dropped to 85 kg").vitals.oxygenSaturation == nil)
     }
 
     @Test func durationOnsetSeverityPregnancyHistory() {

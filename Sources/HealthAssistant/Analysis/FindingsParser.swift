@@ -473,7 +473,11 @@ public struct FindingsParser: Sendable {
         }
         if let m = firstMatch(#"\b(?:spo2|sp02|sats?|o2 sat(?:uration)?s?|oxygen(?: saturation| level| sat(?:uration)?)?|pulse ox(?:imeter)?(?: reading)?)\s*(?:of|is|was|at|reads|reading|:)?\s*(?:only\s*)?(\d{2,3})\s*%?"#, in: t)
             ?? firstMatch(#"(\d{2,3})\s*%\s*(?:on room air|oxygen|o2|sat)"#, in: t)
-            ?? firstMatch(#"(?:oximeter|ox|sats?|oxygen|o2|spo2)\D{0,25}?(\d{2,3})\s*%"#, in: t), let s = Double(m), (50...100).contains(s) {
+            ?? firstMatch(#"(?:oximeter|ox|sats?|oxygen|o2|spo2)\D{0,25}?(\d{2,3})\s*%"#, in: t)
+            // A reading told as a change on a home meter: "normally 94, but it has been stuck at 85".
+            ?? (t.regexRange(#"\b(?:oximeter|oxygen|sats?|spo2|o2)\b"#) != nil
+                ? firstMatch(#"\b(?:stuck at|down to|dropped to|dropping to|fallen to|fell to|gone down to|now at|only reads?|reads? only)\s*(\d{2})\b(?!\s*(?:years?|mins?|minutes?|hours?|kg|%\s*of))"#, in: t) : nil),
+           let s = Double(m), (50...100).contains(s) {
             v.oxygenSaturation = s
         }
         v.peakFlowPercent = peakFlowPercent(t)
