@@ -150,20 +150,23 @@ public struct ConditionProfile: Sendable, Codable, Equatable {
         return profiles
     }
 
-    /// v2's numeric age range in years (`age: {min, max}`); nil for v1's list of age groups.
-    static func ageRange(_ value: Any?) -> ClosedRange<Double>? {
+    /// v2's numeric `age: {min, max}` in years, as written (min 0 and max 120 when left out); nil
+    /// for v1's list of age groups. Both the range and the age groups are read from it.
+    static func ageBounds(_ value: Any?) -> (lo: Double, hi: Double)? {
         guard let range = value as? [String: Any] else { return nil }
         func number(_ k: String) -> Double? { (range[k] as? Double) ?? (range[k] as? Int).map(Double.init) }
-        let lo = number("min") ?? 0, hi = number("max") ?? 120
-        return lo <= hi ? lo...hi : nil
+        return (number("min") ?? 0, number("max") ?? 120)
+    }
+
+    /// v2's numeric age range in years; nil for v1's list of age groups.
+    static func ageRange(_ value: Any?) -> ClosedRange<Double>? {
+        ageBounds(value).flatMap { $0.lo <= $0.hi ? $0.lo...$0.hi : nil }
     }
 
     /// The age groups a condition is seen in: v1 lists them, v2 gives a numeric range in years.
     static func ageBands(_ value: Any?) -> [String] {
         if let list = value as? [Any] { return list.map { "\($0)" } }
-        guard let range = value as? [String: Any] else { return ["any"] }
-        func number(_ k: String) -> Double? { (range[k] as? Double) ?? (range[k] as? Int).map(Double.init) }
-        let lo = number("min") ?? 0, hi = number("max") ?? 120
+        guard let (lo, hi) = ageBounds(value) else { return ["any"] }
         if lo <= 0, hi >= 90 { return ["any"] }
         let bands: [(String, Double, Double)] = [("infant", 0, 1), ("child", 1, 13), ("adolescent", 13, 18), ("adult", 18, 65), ("older-adult", 65, 200)]
         return bands.filter { lo < $0.2 && hi >= $0.1 }.map(\.0)

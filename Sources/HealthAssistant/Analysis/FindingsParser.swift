@@ -96,12 +96,7 @@ public struct FindingsParser: Sendable {
             for (i, piece) in pieces.enumerated() {
                 // "no fever, chills, or night sweats": a negated list runs across commas when it
                 // ends in "or"/"nor" — "no fever, headache for 3 days" keeps the headache.
-                // After "never", a perfect's bare "had" or "been" carries the list on ("I've never
-                // fainted, had chest pain or been breathless"); any other verb or a subject starts
-                // a statement of its own ("not eating, has crushing chest pain or ...").
-                let carriesNever = Self.firstWord(piece).map { $0 == "had" || $0 == "been" } ?? false
-                    && sentence.range(of: #"\bnever\b"#, options: [.regularExpression, .caseInsensitive]) != nil
-                if negatedList, negationStart(piece) == nil, !Self.startsNewPredicate(piece) || carriesNever,
+                if negatedList, negationStart(piece) == nil, !Self.startsNewPredicate(piece) || Self.carriesNever(piece, in: sentence),
                    Self.closesNegatedList(pieces[i...]) {
                     for part in splitList(piece) {
                         let item = part.regexRange("^(or|nor) ").map { String(part[$0.upperBound...]) } ?? part
@@ -236,6 +231,14 @@ public struct FindingsParser: Sendable {
             if statementSubjects.contains(word.lowercased()), !subordinators.contains(words[n - 1].lowercased()) { return word.startIndex }
         }
         return nil
+    }
+
+    /// After "never", a perfect's bare "had" or "been" carries a denied comma list on ("I've never
+    /// fainted, had chest pain or been breathless"); any other verb or a subject starts a statement
+    /// of its own ("not eating, has crushing chest pain or ...").
+    static func carriesNever(_ piece: String, in sentence: String) -> Bool {
+        guard let first = firstWord(piece), first == "had" || first == "been" else { return false }
+        return sentence.range(of: #"\bnever\b"#, options: [.regularExpression, .caseInsensitive]) != nil
     }
 
     static func firstWord(_ part: String) -> String? { part.lowercased().split(separator: " ").first.map(String.init) }
