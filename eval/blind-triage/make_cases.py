@@ -128,3 +128,15 @@ if os.path.isdir(os.path.join(here, 'dev10')):
     level10 = {s['id']: s['level'] for s in scen10}
     assert not set(level10) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8) | set(level9)), 'dev10 scenario ids must be new'
     assemble(os.path.join('dev10', 'messages'), 'dev10-cases.jsonl', level10, {i: 'dev' for i in level10})
+# An eleventh dev batch (dev11/), written 2026-11-25 (session 16) the same way as dev10 with another
+# scenario writer, since dev10 was the first batch to move the test half: 100 new scenarios by a
+# blind helper who read no file, by chief complaint across body systems and populations (55
+# ordinary emergencies, the decisive detail often a number, a reading, what was taken, what the
+# person cannot do or what someone else saw; 20 urgent; 13 routine; 12 self-care chosen from
+# everyday complaints and minor injuries that can sound worrying), then six writers in the first
+# batch's six voices wrote one message each. All dev.
+if os.path.isdir(os.path.join(here, 'dev11')):
+    scen11 = [json.loads(l) for l in open(os.path.join(here, 'dev11', 'scenarios.jsonl')) if l.strip()]
+    level11 = {s['id']: s['level'] for s in scen11}
+    assert not set(level11) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8) | set(level9) | set(level10)), 'dev11 scenario ids must be new'
+    assemble(os.path.join('dev11', 'messages'), 'dev11-cases.jsonl', level11, {i: 'dev' for i in level11})
