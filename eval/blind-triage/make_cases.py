@@ -140,3 +140,13 @@ if os.path.isdir(os.path.join(here, 'dev11')):
     level11 = {s['id']: s['level'] for s in scen11}
     assert not set(level11) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8) | set(level9) | set(level10)), 'dev11 scenario ids must be new'
     assemble(os.path.join('dev11', 'messages'), 'dev11-cases.jsonl', level11, {i: 'dev' for i in level11})
+# A twelfth dev batch (dev12/), written 2026-11-25 (session 16) the same way with a third scenario
+# writer, asked for what a nurse-advice line hears on an ordinary day: 100 new scenarios by a blind
+# helper who read no file (50 common emergencies told plainly, often by someone hoping it is minor or
+# asking a practical question; 20 urgent; 15 routine; 15 self-care from everyday complaints a worried
+# person might overrate), then six writers in the first batch's six voices. All dev.
+if os.path.isdir(os.path.join(here, 'dev12')):
+    scen12 = [json.loads(l) for l in open(os.path.join(here, 'dev12', 'scenarios.jsonl')) if l.strip()]
+    level12 = {s['id']: s['level'] for s in scen12}
+    assert not set(level12) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8) | set(level9) | set(level10) | set(level11)), 'dev12 scenario ids must be new'
+    assemble(os.path.join('dev12', 'messages'), 'dev12-cases.jsonl', level12, {i: 'dev' for i in level12})
