@@ -93,6 +93,13 @@ struct ConditionEvidenceTests {
         #expect(!reported("the GP said it could be appendicitis").clauses.contains { $0.reported }, "a professional's view")
         #expect(!reported("my wife thinks I'm having a heart attack").clauses.contains { $0.reported }, "an event now")
         #expect(!reported("my wife said I could barely talk").clauses.contains { $0.reported }, "names no condition: what she saw")
+        // What to watch for later is nobody's finding yet, named condition or not.
+        let ahead = reported("I've had the runs since last night. How will I know if I'm getting dehydrated?")
+        #expect(ahead.clauses.filter(\.reported).map(\.text) == ["how will i know if i'm getting dehydrated"])
+        #expect(reported("what signs should I look out for").clauses.allSatisfy { $0.reported })
+        #expect(reported("he brings up a little milk after feeds. What if he chokes on it in his sleep?").clauses.filter(\.reported).map(\.text) == ["what if he chokes on it in his sleep"])
+        #expect(!reported("what if he has stopped breathing again").clauses.contains { $0.reported }, "it happened before")
+        #expect(!reported("how do I know if he's having a stroke right now, his face is drooping").clauses.contains { $0.reported && $0.text.contains("drooping") })
     }
 
     /// A can't-miss condition gives way where a safety rule reading its sign was vetoed.

@@ -202,6 +202,10 @@ struct FindingsParserTests {
         #expect(parser.parse("gave husband 2 aspirin, his arm is weak").ageYears == nil)
         #expect(parser.parse("newborn, baby 2 wet nappies today").ageYears != 2)
         #expect(parser.parse("my husband's two hands are numb").ageYears == nil)
+        #expect(parser.parse("grandson 3 got into my pill organizer 20 min ago").ageYears == 3)
+        // What follows "with" belongs to the denied item.
+        #expect(parser.parse("there is no rash and no trouble with her breathing").positive.allSatisfy { !$0.contains("breathing") })
+        #expect(parser.parse("my lad is 4 and has had temps for 5 days").ageYears == 4)
     }
 
     /// "had our baby 4 days ago" is a birth, not a baby's age; a baby's own age still counts.
@@ -359,6 +363,18 @@ struct FindingsParserTests {
         // A home meter's reading told as a change from usual; a weight is no reading.
         #expect(parser.parse("his oxygen meter normally reads about 93 or 94, but today it has been stuck at 85").vitals.oxygenSaturation == 85)
         #expect(parser.parse("he weighed 90 but has dropped to 85 kg").vitals.oxygenSaturation == nil)
+        // A fall is what matters: the lowest reading wins.
+        #expect(parser.parse("my sats dropped from 96% to 88%").vitals.oxygenSaturation == 88)
+        #expect(parser.parse("oxygen was 97% yesterday, today 89%").vitals.oxygenSaturation == 89)
+        #expect(parser.parse("the pulse oximeter is now reading 87").vitals.oxygenSaturation == 87)
+        // A number told with another vital sign is not a saturation.
+        #expect(parser.parse("my oxygen is fine but my pulse dropped to 55").vitals.oxygenSaturation == nil)
+        #expect(parser.parse("blood pressure has come down to 85 over 50, oxygen ok").vitals.oxygenSaturation == nil)
+        #expect(parser.parse("sats 95 pulse 120 temp 38.5").vitals.oxygenSaturation == 95)
+        #expect(parser.parse("mum 78 covid, o2 sats 89 / hr 105 / temp 38.4").vitals.oxygenSaturation == 89)
+        #expect(parser.parse("My oximeter. It says 85%. Bit short of breath with covid").vitals.oxygenSaturation == 85)
+        #expect(parser.parse("sats 97 on room air, he's 84 and has a cold").vitals.oxygenSaturation == 97)
+        #expect(parser.parse("sats 98 at 10:55").vitals.oxygenSaturation == 98)
     }
 
     @Test func durationOnsetSeverityPregnancyHistory() {

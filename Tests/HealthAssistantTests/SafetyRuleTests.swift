@@ -108,6 +108,9 @@ struct SafetyRuleTests {
     @Test func deniedHistoryIsNotHistory() {
         #expect(!parser.parse("I'm not on blood thinners, I have a bruise on my leg").history.contains("on blood thinners"))
         #expect(!parser.parse("no history of diabetes, a sore on my foot is red").history.contains("diabetes"))
+        #expect(!parser.parse("bumped my head, I don't take any blood thinners").history.contains("on blood thinners"))
+        #expect(!parser.parse("she isn't on warfarin, she fell and hit her head").history.contains("on blood thinners"))
+        #expect(parser.parse("he went on warfarin last year and banged his head").history.contains("on blood thinners"))
         #expect(parser.parse("not sure it matters, but I take warfarin").history.contains("on blood thinners"))
         #expect(parser.parse("no fever, diabetic for ten years").history.contains("diabetes"))
         #expect(flags("I'm not on blood thinners and have a small bruise").allSatisfy { !$0.flag.contains("blood thinners") })

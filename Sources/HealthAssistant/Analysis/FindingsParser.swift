@@ -119,7 +119,10 @@ public struct FindingsParser: Sendable {
         let chars = Array(text)
         for (i, c) in chars.enumerated() {
             let decimalPoint = c == "." && i > 0 && i + 1 < chars.count && chars[i - 1].isNumber && chars[i + 1].isNumber
-            if ".;!?\n".contains(c) && !decimalPoint { out.append(current); current = "" } else { current.append(c) }
+            // Texting splits a message into bursts with a spaced slash ("isnt shifting / his eyes
+            // look pink"); "120/80" and "and/or" keep theirs.
+            let burstBreak = c == "/" && i > 0 && i + 1 < chars.count && chars[i - 1] == " " && chars[i + 1] == " "
+            if (".;!?\n".contains(c) && !decimalPoint) || burstBreak { out.append(current); current = "" } else { current.append(c) }
         }
         out.append(current)
         return out
@@ -190,10 +193,12 @@ public struct FindingsParser: Sendable {
         }
         let parts = splitList(after)
         // "never fainted or had chest pain": an "or" item with no subject of its own stays in the
-        // denial; "and has a rash" is new, and so is "or I'm having a heart attack".
+        // denial; "and has a rash" is new, and so is "or I'm having a heart attack". What follows
+        // "with" belongs to the denied item ("no trouble with her breathing").
         if let end = parts.indices.dropFirst().first(where: {
             Self.startsNewPredicate(parts[$0])
                 && !(Self.startsWithBareVerb(parts[$0]) && (after.contains(" or " + parts[$0]) || after.contains(" nor " + parts[$0])))
+                && !after.lowercased().contains(" with " + parts[$0].lowercased())
         }) {
             for part in parts[..<end] { out.append(.init(text: part, negated: true)) }
             appendClauses(parts[end...].joined(separator: " and "), to: &out)
@@ -264,15 +269,24 @@ public struct FindingsParser: Sendable {
                    !lexicon.leadingOnly.before.matches(String(clause[..<r.lowerBound])) || !lexicon.leadingOnly.denies.matches(tail) { continue }
                 // "no longer", "not sure", "not only", "never mind", "not getting better": not a
                 // denial of a symptom.
-                if lexicon.pseudoNegations.contains(where: { tail.hasPrefix($0) }) { continue }
+                // "has not been responding", "isn't even breathing": the same with the fillers left out.
+                let tails = [tail, withoutLeadingFillers(tail)]
+                if tails.contains(where: { t in lexicon.pseudoNegations.contains(where: { t.hasPrefix($0) }) }) { continue }
                 // "not breathing", "not responding", "does not fade", "no wet nappies": here the
                 // negation word is part of the finding, and a red flag, not its denial.
-                if lexicon.findingsWithCue.contains(where: { $0.cues.contains(cue) && $0.after.matches(tail) }) { continue }
+                if lexicon.findingsWithCue.contains(where: { f in f.cues.contains(cue) && tails.contains(where: f.after.matches) }) { continue }
                 best = r
                 break
             }
         }
         return best
+    }
+
+    /// The words after a cue without the `cue_fillers` that open them ("been", "even").
+    func withoutLeadingFillers(_ tail: String) -> String {
+        var words = tail.split(separator: " ", omittingEmptySubsequences: true)
+        while let first = words.first, lexicon.cueFillers.contains(String(first)) { words.removeFirst() }
+        return words.joined(separator: " ")
     }
 
     func splitList(_ clause: String) -> [String] {
@@ -292,7 +306,7 @@ public struct FindingsParser: Sendable {
     /// Words for the person a message is about, when someone writes for them.
     /// Words for a person named by their relation (no pronouns: "he 3 times"), for a bare "Dad 62";
     /// `describedPeople` adds the pronouns and the rest.
-    static let familyWordList = ["son", "daughter", "boy", "girl", "baby", "child", "kid", "toddler", "husband", "wife", "partner", "mum", "mom",
+    static let familyWordList = ["son", "daughter", "boy", "girl", "baby", "child", "kid", "toddler", "lad", "lass", "little one", "husband", "wife", "partner", "mum", "mom",
         "mother", "dad", "father", "brother", "sister", "friend", "grandson", "granddaughter", "grandchild", "nephew", "niece", "boyfriend",
         "girlfriend", "flatmate", "roommate", "grandma", "grandpa", "grandmother", "grandfather", "nan", "nana", "gran", "granny", "neighbour",
         "neighbor", "colleague"]
@@ -340,6 +354,8 @@ public struct FindingsParser: Sendable {
             // Terse: "Dad 62.", "Daughter 3, temp", "grandson 2 -" (a family word, then the number, then
             // a break): "gave husband 2 aspirin" and "baby 2 wet nappies" are counts.
             (#"\b(?:"# + Self.familyWords + #")\s+(\d{1,3})"# + Self.ageEnds, 1),
+            // "grandson 3 got into my pills", "son 4 fell off": a verb after the number, not a thing counted.
+            (#"\b(?:"# + Self.familyWords + #")\s+(\d{1,3})(?=\s+(?:got|has|had|is|was|fell|ate|swallowed|took|woke|keeps|kept|been|came|just|started|vomited|threw|hit|bumped|banged|cant|can't|won't|wont|isn't|isnt|hasn't|hasnt|didn't|didnt|doesn't|doesnt)\b)"#, 1),
             // "my daughter 16 years", "I am 25 years": a person and a number of years is an age.
             (Self.personAndYears, 1),
             // (Patterns are matched from a word start, so the parenthesis is a look-behind.)
@@ -460,6 +476,10 @@ public struct FindingsParser: Sendable {
             for m in t.regexAllCaptures(#"\b((?:3[5-9]|4[0-2])\.\d)\b(?!\s*(?:mg|ml|kg|g\b|mmol|%|weeks?|lbs?|cm|mm))"#) {
                 if let value = Double(m[0]) { readings.append(value) }
             }
+            // A whole degree told as a rise: "gets up to 39 in the evenings", "spiked to 40".
+            for m in t.regexAllCaptures(#"\b(?:up to|hit|hits|hitting|reached|reaches|spiked to|spikes to|spiking to|peaked at|peaks at|went to|goes to|gets to|got to|climbed to)\s*((?:3[89]|4[0-2]))\b(?![.\d]|\s*(?:mg|ml|kg|g\b|mmol|%|weeks?|years?|yrs?|lbs?|cm|mm|hours?|hrs?|mins?|minutes?|times|days?))"#) {
+                if let value = Double(m[0]) { readings.append(value) }
+            }
         }
         return readings.filter { (30...46).contains($0) }.max()
     }
@@ -474,17 +494,32 @@ public struct FindingsParser: Sendable {
            (60...280).contains(s), (30...180).contains(d), s > d {
             v.systolic = s; v.diastolic = d
         }
-        if let m = firstMatch(#"\b(?:spo2|sp02|sats?|o2 sat(?:uration)?s?|oxygen(?: saturation| level| sat(?:uration)?)?|pulse ox(?:imeter)?(?: reading)?)\s*(?:of|is|was|at|reads|reading|:)?\s*(?:only\s*)?(\d{2,3})\s*%?"#, in: t)
-            ?? firstMatch(#"(\d{2,3})\s*%\s*(?:on room air|oxygen|o2|sat)"#, in: t)
-            ?? firstMatch(#"(?:oximeter|ox|sats?|oxygen|o2|spo2)\D{0,25}?(\d{2,3})\s*%"#, in: t)
-            // A reading told as a change on a home meter: "normally 94, but it has been stuck at 85".
-            ?? (t.regexRange(#"\b(?:oximeter|oxygen|sats?|spo2|o2)\b"#) != nil
-                ? firstMatch(#"\b(?:stuck at|down to|dropped to|dropping to|fallen to|fell to|gone down to|now at|only reads?|reads? only)\s*(\d{2})\b(?!\s*(?:years?|mins?|minutes?|hours?|kg|%\s*of))"#, in: t) : nil),
-           let s = Double(m), (50...100).contains(s) {
-            v.oxygenSaturation = s
-        }
+        v.oxygenSaturation = oxygenSaturation(t)
         v.peakFlowPercent = peakFlowPercent(t)
         return v
+    }
+
+    /// Oxygen saturation: the reading given after an oxygen word, before another vital sign is named
+    /// ("sats 88 pulse 120"), any reading told as a change after it ("dropped from 96 to 88",
+    /// "normally 94, stuck at 85"), or "92% on room air"; the lowest wins, since a fall is what
+    /// matters. A number told with a pulse, a pressure, a time or an age is not one ("oxygen fine
+    /// but pulse dropped to 55", "sats 97, he's 84").
+    func oxygenSaturation(_ t: String) -> Double? {
+        var readings: [Double] = []
+        for m in t.regexAllCaptures(#"(\d{2,3})\s*%\s*(?:on room air|oxygen|o2|sat)"#) { if let v = Double(m[0]) { readings.append(v) } }
+        // "My oximeter. It says 85%": a percentage soon after the word, across a sentence break.
+        for m in t.regexAllCaptures(#"\b(?:oximeter|sats?|oxygen|o2|spo2)\b\D{0,25}?(\d{2,3})\s*%"#) { if let v = Double(m[0]) { readings.append(v) } }
+        let otherVital = #"pulse(?! ox)|heart|hr|bpm|bp|blood pressure|pressure|temp|temperature|weight|sugar|glucose|peak flow|breaths?|tank|cylinder|concentrator|litres?|liters?|years?|aged?|he'?s|she'?s|i'?m|i am|is \d"#
+        let number = #"(?<![\d./:])(\d{2,3})(?![\d.:]|\s*/\s*\d|\s*(?:over\b|bpm|beats|breaths|years?|yrs?|y/?o\b|mins?\b|minutes?|hours?|hrs?|kg|lbs?|weeks?|days?|mg|ml|mmol|c\b|f\b|°|%\s*of|am\b|pm\b))"#
+        for m in t.regexAllCaptures(#"\b(?:spo2|sp02|sats?|saturations?|o2|oxygen|oximeter|pulse ox)\b((?:(?!\b(?:"# + otherVital + #")\b)[^.;!?\n]){0,80})"#) {
+            let segment = m[0]
+            // The first number, and any told as a change or a reading ("to 88", "now 89", "says 86").
+            if let first = segment.regexFirstCaptures(number), let v = Double(first[0]) { readings.append(v) }
+            for n in segment.regexAllCaptures(#"\b(?:to|now|today|tonight|then|only|reads?|reading|says|showing|shows|at|down to|stuck at)\s+"# + number) {
+                if let v = Double(n[0]) { readings.append(v) }
+            }
+        }
+        return readings.filter { (50...100).contains($0) }.min()
     }
 
     /// A peak flow given as a percentage of the person's best, read from the whole question (the

@@ -7,6 +7,9 @@ public struct FindingsLexicon: Sendable {
     var anyNegationCue: CompiledPattern
     /// What may follow a cue without making it a denial (prefixes of the rest of the clause).
     var pseudoNegations: [String]
+    /// Words that may stand between a cue and what it is about ("has not *been* responding", "isn't
+    /// *even* breathing"): pseudo-negations and findings with a cue are also tried without them.
+    var cueFillers: Set<String> = []
     /// Words that end a short clause saying all is well ("breathing normally"): a cue after the finding.
     var reassurances: Set<String>
     var reassuranceMaxWords: Int
@@ -44,7 +47,9 @@ public struct FindingsLexicon: Sendable {
     var hypothesis: CompiledPattern
     /// Words that make a clause someone else's (another person's guess, something read, a
     /// relative's illness), and words that keep it the person's own (a professional's view, an event now).
-    var reported: (says: CompiledPattern, unless: CompiledPattern)
+    /// `ahead`: a question about what to watch for later ("how will I know if I'm getting
+    /// dehydrated"), set aside like another's words whether or not it names a condition.
+    var reported: (says: CompiledPattern, unless: CompiledPattern, ahead: CompiledPattern?)
     /// Idioms said again in the library's words, as derived clauses ("been sick" → "vomiting").
     var restatements: [(pattern: CompiledPattern, says: String)]
     /// A measured temperature from this many °C is also said as a finding, in these words.

@@ -146,7 +146,7 @@ struct KnowledgeLoader {
         let nfile = "negation.yaml", ffile = "findings.yaml"
         let neg = try StrictMapping(try yaml(nfile), file: display(nfile), path: "")
         try neg.rejectUnknownKeys(["cues", "pseudo_negations", "findings_with_cue", "history_denial", "history_doubt", "pregnancy_denial", "reassurances",
-                                   "reassurance_max_words", "abilities", "reassurance_breakers", "explicit_denial", "leading_only", "denial_subject", "narrow_scope_cues"])
+                                   "reassurance_max_words", "abilities", "reassurance_breakers", "explicit_denial", "leading_only", "denial_subject", "narrow_scope_cues", "cue_fillers"])
         let cues = try neg.strings("cues") ?? []
         if cues.isEmpty { throw neg.error("cues", "no negation cues", fix: "list the words that deny a symptom") }
         let cuePatterns = try cues.map { cue in
@@ -194,7 +194,7 @@ struct KnowledgeLoader {
             throw statement.error("terms", "unknown history '\(unknown)'", fix: "use a name from history: above")
         }
         guard let reported = try fin.mapping("reported") else { throw fin.error("reported", "missing", fix: "restore it from git") }
-        try reported.rejectUnknownKeys(["says", "unless"])
+        try reported.rejectUnknownKeys(["says", "unless", "ahead"])
         guard let denial = try neg.mapping("explicit_denial") else { throw neg.error("explicit_denial", "missing", fix: "restore it from git") }
         try denial.rejectUnknownKeys(["before", "not_after"])
         guard let leading = try neg.mapping("leading_only") else { throw neg.error("leading_only", "missing", fix: "restore it from git") }
@@ -206,6 +206,7 @@ struct KnowledgeLoader {
             negationCues: cuePatterns,
             anyNegationCue: try expand.compile(cues.map { #"\b"# + NSRegularExpression.escapedPattern(for: $0) + #"\b"# }, file: display(nfile), rule: nil, field: "cues"),
             pseudoNegations: try neg.strings("pseudo_negations") ?? [],
+            cueFillers: Set(try neg.strings("cue_fillers") ?? []),
             reassurances: Set(try neg.strings("reassurances") ?? []), reassuranceMaxWords: Int(try neg.number("reassurance_max_words") ?? 0),
             abilities: try pattern(neg, "abilities", nfile, anchored: true),
             denialSubject: (try knownCues(subject, "cues"), Int(try subject.number("max_words") ?? 0)),
@@ -215,7 +216,7 @@ struct KnowledgeLoader {
             historyDenial: try pattern(neg, "history_denial", nfile), historyDoubt: try pattern(neg, "history_doubt", nfile), pregnancyDenial: try pattern(neg, "pregnancy_denial", nfile),
             history: history, historyStatement: (statementTerms, Set(try statement.strings("words") ?? [])), sudden: try pattern(fin, "sudden", ffile), gradual: try pattern(fin, "gradual", ffile), severe: try pattern(fin, "severe", ffile),
             pregnant: try pattern(fin, "pregnant", ffile), pregnancyWeeks: try pattern(fin, "pregnancy_weeks", ffile), postpartum: try pattern(fin, "postpartum", ffile), babyIsPatient: try pattern(fin, "baby_is_patient", ffile), hypothesis: try pattern(fin, "hypothesis", ffile),
-            reported: (try pattern(reported, "says", ffile), try pattern(reported, "unless", ffile)), restatements: restatements, measuredFever: (feverFrom, try fever.requiredString("says"), normalBelow, Set((try fever.strings("reading_words") ?? []).flatMap(TextMatch.stems))),
+            reported: (try pattern(reported, "says", ffile), try pattern(reported, "unless", ffile), try reported.strings("ahead") == nil ? nil : try pattern(reported, "ahead", ffile)), restatements: restatements, measuredFever: (feverFrom, try fever.requiredString("says"), normalBelow, Set((try fever.strings("reading_words") ?? []).flatMap(TextMatch.stems))),
             explicitDenial: ExplicitDenial(before: try pattern(denial, "before", nfile), notAfter: try pattern(denial, "not_after", nfile, anchored: true)),
             leadingOnly: (leadingCues, try pattern(leading, "before", nfile, anchored: true), try pattern(leading, "denies", nfile, anchored: true)))
     }
@@ -371,7 +372,7 @@ struct KnowledgeLoader {
         let sf = try section("similar_flags", ["candidates", "min_similarity", "polarity_words", "persistence_words", "reversal_words"])
         let cc = try section("crisis_conditions", ["ids", "within_top", "concept_within_top", "concept_min_similarity"])
         let cp = try section("concepts", ["neighbours", "min_similarity", "margin", "whole_question"])
-        let cw = try section("crisis_words", ["ids", "min_similarity", "margin"])
+        let cw = try section("crisis_words", ["ids", "min_similarity", "margin", "min_words"])
         let understood = try section("understood", ["min_similarity", "one_word_min_similarity"])
         let fit = try section("self_care_fit", ["min_key_coverage", "reason"])
         var floors: [TriagePolicyData.Floor] = []
@@ -406,7 +407,7 @@ struct KnowledgeLoader {
             concepts: .init(neighbours: Int(try cp.requiredNumber("neighbours")), minSimilarity: Float(try cp.requiredNumber("min_similarity")),
                             margin: Float(try cp.requiredNumber("margin")), wholeQuestion: try cp.bool("whole_question") ?? true,
                             crisisWordIDs: Set(try cw.strings("ids") ?? []), crisisMinSimilarity: Float(try cw.requiredNumber("min_similarity")),
-                            crisisMargin: Float(try cw.requiredNumber("margin"))),
+                            crisisMargin: Float(try cw.requiredNumber("margin")), crisisMinWords: Int(try cw.number("min_words") ?? 1)),
             notUnderstood: try level(m, "not_understood"), understoodMinSimilarity: try understood.requiredNumber("min_similarity"),
             understoodOneWordMinSimilarity: try understood.requiredNumber("one_word_min_similarity"),
             selfCareMinKeyCoverage: try fit.requiredNumber("min_key_coverage"), selfCareWeakFitReason: try fit.requiredString("reason"))

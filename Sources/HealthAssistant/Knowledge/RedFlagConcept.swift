@@ -36,4 +36,7 @@ public struct ConceptPolicy: Sendable {
     public var crisisWordIDs: Set<String>
     public var crisisMinSimilarity: Float
     public var crisisMargin: Float
+    /// A clause read at the crisis bar holds at least this many words: one word split from a list
+    /// ("leak when I cough, sneeze or jump") is too little meaning for the lower bar.
+    public var crisisMinWords: Int = 1
 }

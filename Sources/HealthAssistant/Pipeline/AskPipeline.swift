@@ -120,9 +120,7 @@ struct AskPipeline: Sendable {
                                          minSimilarity: knowledge.policy.understoodMinSimilarity,
                                          oneWordMinSimilarity: knowledge.policy.understoodOneWordMinSimilarity)
         if !understood { ranked = [] }
-        // A condition's age range is read against the age only when it is surely the patient's: no
-        // baby's age (a mother writes it), no one else spoken of ("I'm 31, my mum is 80").
-        let ageIsThePatients = (f.ageYears ?? 0) >= 1 && !parser.mentionsAnotherPerson(f.text)
+        let ageIsThePatients = ageIsThePatients(f)
         let verdict = understood
             ? triage.decide(f, flags: evidence, ranked: ranked.map { .init(profile: $0.profile, score: $0.score, keyCoverage: $0.keyCoverage,
                                                                      // A picture counts things said: matches resting on one clause count once.
@@ -159,11 +157,17 @@ struct AskPipeline: Sendable {
     static let reportedMaxWords = 16
 
     static func settingAsideNamedFears(_ f: Findings, names: ConditionNames, hypothesis: CompiledPattern,
-                                       reported: (says: CompiledPattern, unless: CompiledPattern)? = nil) -> Findings {
+                                       reported: (says: CompiledPattern, unless: CompiledPattern, ahead: CompiledPattern?)? = nil) -> Findings {
         var f = f
         for i in f.clauses.indices where !f.clauses[i].negated && !f.clauses[i].derived {
             let text = f.clauses[i].text.lowercased()
             let words = text.split(separator: " ").count
+            // "how will I know if I'm getting dehydrated": what to watch for later is nobody's finding yet.
+            if let r = reported, let ahead = r.ahead, words <= Self.reportedMaxWords, ahead.matches(text), !r.unless.matches(text) {
+                f.clauses[i].literalOnly = true
+                f.clauses[i].reported = true
+                continue
+            }
             let fear = !f.clauses[i].literalOnly && words <= Self.namedFearMaxWords && hypothesis.matches(text)
             let others = reported.map { words <= Self.reportedMaxWords && $0.says.matches(text) && !$0.unless.matches(text) } ?? false
             guard fear || others, !names.named(in: [Set(TextMatch.stems(text))]).isEmpty else { continue }
@@ -187,13 +191,17 @@ struct AskPipeline: Sendable {
             return e
         }
         let leading = ranked.prefix(knowledge.policy.conditionFlagCandidates)
-        var candidates = leading.map(\.profile)
+        // A condition far outside the person's own age ("sepsis in babies" for a man of 52) lends
+        // no warning signs: its flags said in his words describe something else.
+        let ageIsThePatients = ageIsThePatients(f)
+        func ofAge(_ p: ConditionProfile) -> Bool { !(ageIsThePatients && p.outOfAge(f, margin: knowledge.policy.cantMiss.ageMarginYears)) }
+        var candidates = leading.map(\.profile).filter(ofAge)
         var named: Set<String> = []
         if let index {
             let positive = f.clauses.filter { !$0.negated && !$0.reported }.map { Set(TextMatch.stems($0.text)) }
             for p in index.conditionNames.named(in: positive).map({ index.profiles[$0] }) {
                 named.insert(p.id)
-                if !candidates.contains(where: { $0.id == p.id }) { candidates.append(p) }
+                if !candidates.contains(where: { $0.id == p.id }), ofAge(p) { candidates.append(p) }
             }
         }
         evidence += conditionFlags.lexicalFlags(f, candidates: candidates,
@@ -204,7 +212,7 @@ struct AskPipeline: Sendable {
         if crisisFromRanking, !evidence.contains(where: \.crisis), let crisis = conditionFlags.crisisCondition(f, ranked: ranked) { evidence.insert(crisis, at: 0) }
         if let model, let clauseVectors {
             evidence += conditionFlags.similarFlags(f, clauseVectors: clauseVectors, model: model,
-                                                    candidates: ranked.prefix(knowledge.policy.similarFlagCandidates).map(\.profile), existing: evidence)
+                                                    candidates: ranked.prefix(knowledge.policy.similarFlagCandidates).map(\.profile).filter(ofAge), existing: evidence)
         }
         return evidence
     }
@@ -269,7 +277,9 @@ struct AskPipeline: Sendable {
         // whole question, denials and all: the near misses hold the denials ("no thoughts of
         // harming myself"), and the margin keeps them out.
         if !found.contains(where: \.crisis), !policy.concepts.crisisWordIDs.isEmpty {
+            let minWords = policy.concepts.crisisMinWords
             found += detector.evidence(texts: texts, scores: scores, model: model,
+                                       rows: { texts[$0].split(separator: " ").count >= minWords },
                                        minSimilarity: policy.concepts.crisisMinSimilarity, margin: policy.concepts.crisisMargin)
                 .filter { policy.concepts.crisisWordIDs.contains($0.id) }
         }
@@ -280,6 +290,10 @@ struct AskPipeline: Sendable {
         }
         return found
     }
+
+    /// A condition's age range is read against the age only when it is surely the patient's: no
+    /// baby's age (a mother writes it), no one else spoken of ("I'm 31, my mum is 80").
+    func ageIsThePatients(_ f: Findings) -> Bool { (f.ageYears ?? 0) >= 1 && !parser.mentionsAnotherPerson(f.text) }
 
     /// Concept evidence after the rest, one per flag text.
     func merge(_ evidence: [TriageEvidence], _ more: [TriageEvidence]) -> [TriageEvidence] {
