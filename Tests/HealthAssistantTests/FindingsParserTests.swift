@@ -375,6 +375,7 @@ struct FindingsParserTests {
         #expect(parser.parse("My oximeter. It says 85%. Bit short of breath with covid").vitals.oxygenSaturation == 85)
         #expect(parser.parse("sats 97 on room air, he's 84 and has a cold").vitals.oxygenSaturation == 97)
         #expect(parser.parse("sats 98 at 10:55").vitals.oxygenSaturation == 98)
+        #expect(parser.parse("my mum is 85 and her oxygen is 88").vitals.oxygenSaturation == 88)
     }
 
     @Test func durationOnsetSeverityPregnancyHistory() {

@@ -509,7 +509,7 @@ public struct FindingsParser: Sendable {
         for m in t.regexAllCaptures(#"(\d{2,3})\s*%\s*(?:on room air|oxygen|o2|sat)"#) { if let v = Double(m[0]) { readings.append(v) } }
         // "My oximeter. It says 85%": a percentage soon after the word, across a sentence break.
         for m in t.regexAllCaptures(#"\b(?:oximeter|sats?|oxygen|o2|spo2)\b\D{0,25}?(\d{2,3})\s*%"#) { if let v = Double(m[0]) { readings.append(v) } }
-        let otherVital = #"pulse(?! ox)|heart|hr|bpm|bp|blood pressure|pressure|temp|temperature|weight|sugar|glucose|peak flow|breaths?|tank|cylinder|concentrator|litres?|liters?|years?|aged?|he'?s|she'?s|i'?m|i am|is \d"#
+        let otherVital = #"pulse(?! ox)|heart|hr|bpm|bp|blood pressure|pressure|temp|temperature|weight|sugar|glucose|peak flow|breaths?|tank|cylinder|concentrator|litres?|liters?|years?|aged?|he'?s|she'?s|i'?m|i am"#
         let number = #"(?<![\d./:])(\d{2,3})(?![\d.:]|\s*/\s*\d|\s*(?:over\b|bpm|beats|breaths|years?|yrs?|y/?o\b|mins?\b|minutes?|hours?|hrs?|kg|lbs?|weeks?|days?|mg|ml|mmol|c\b|f\b|°|%\s*of|am\b|pm\b))"#
         for m in t.regexAllCaptures(#"\b(?:spo2|sp02|sats?|saturations?|o2|oxygen|oximeter|pulse ox)\b((?:(?!\b(?:"# + otherVital + #")\b)[^.;!?\n]){0,80})"#) {
             let segment = m[0]
