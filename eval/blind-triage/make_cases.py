@@ -150,3 +150,14 @@ if os.path.isdir(os.path.join(here, 'dev12')):
     level12 = {s['id']: s['level'] for s in scen12}
     assert not set(level12) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8) | set(level9) | set(level10) | set(level11)), 'dev12 scenario ids must be new'
     assemble(os.path.join('dev12', 'messages'), 'dev12-cases.jsonl', level12, {i: 'dev' for i in level12})
+
+# A thirteenth dev batch (dev13/), written 2026-11-25 (session 17) by a fourth scenario writer that
+# read no file, asked for "a pharmacy counter and a GP reception desk on a busy Monday": 100 new
+# scenarios (35 emergency told plainly or played down; 15 urgent; 20 routine; 20 self-care told in
+# alarming words, "agony", "numb", "chest", blood from a trivial cause; 10 not-understood: greetings,
+# a test, an emoji, another language, off-topic), then six writers in the first batch's six voices. All dev.
+if os.path.isdir(os.path.join(here, 'dev13')):
+    scen13 = [json.loads(l) for l in open(os.path.join(here, 'dev13', 'scenarios.jsonl')) if l.strip()]
+    level13 = {s['id']: s['level'] for s in scen13}
+    assert not set(level13) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8) | set(level9) | set(level10) | set(level11) | set(level12)), 'dev13 scenario ids must be new'
+    assemble(os.path.join('dev13', 'messages'), 'dev13-cases.jsonl', level13, {i: 'dev' for i in level13})
