@@ -10,6 +10,13 @@ struct CompleteAnalyzerTests {
                          path: "conditions/\(id).md", system: "")
     }
 
+    /// Two one-phrase conditions whose phrases point along axes 0 and 1.
+    static func orthogonal(_ profiles: [ConditionProfile]) -> SymptomModel {
+        let (entries, flags) = SymptomModel.entries(of: profiles)
+        return SymptomModel(profiles: profiles, entries: entries, phrases: Matrix(rows: 2, cols: 2, storage: [1, 0, 0, 1]),
+                            flagEntries: flags, flags: Matrix(rows: 0, cols: 2))
+    }
+
     /// Condition a's phrases point along axes 0 and 1, b's along axes 2 and 3.
     let model: SymptomModel = {
         let profiles = [profile("a", ["cough", "sputum"]), profile("b", ["itch", "rash"])]
@@ -64,9 +71,7 @@ extension CompleteAnalyzerTests {
     /// "headache" still matches.
     @Test func aClauseNamingPartOfALongerPhraseDoesNotMatchIt() throws {
         let profiles = [Self.profile("home", ["headache that goes away at work"]), Self.profile("plain", ["headache"])]
-        let (entries, flags) = SymptomModel.entries(of: profiles)
-        let model = SymptomModel(profiles: profiles, entries: entries, phrases: Matrix(rows: 2, cols: 2, storage: [1, 0, 0, 1]),
-                                 flagEntries: flags, flags: Matrix(rows: 0, cols: 2))
+        let model = Self.orthogonal(profiles)
         let findings = TestKnowledge.parser.parse("headache")
         // The clause's vector is close to both phrases.
         let input = AnalysisInput(findings: findings, profiles: profiles, retrieval: [:], clauseVectors: Matrix(rows: 1, cols: 2, storage: [0.8, 0.8]),
@@ -76,5 +81,22 @@ extension CompleteAnalyzerTests {
         #expect(ranked.first { $0.profile.id == "plain" }?.matched == ["headache"])
         let off = CompleteAnalyzer(model: model, weights: try Self.weights.applying("partialMentionExtraWords=0")).rank(input)
         #expect(off.first { $0.profile.id == "home" }?.matched == ["headache that goes away at work"])
+    }
+
+    /// "I can move it every which way" sits as close to "can't move it at all" as its own words do;
+    /// with the polarity words it denies that finding instead of matching it. Without them (nil), it matches.
+    @Test func aClauseSayingAnAbilityDeniesItsLoss() throws {
+        let profiles = [Self.profile("fracture", ["can't move it at all"]), Self.profile("sprain", ["swollen wrist"])]
+        let model = Self.orthogonal(profiles)
+        let findings = TestKnowledge.parser.parse("I can move it every which way")
+        #expect(findings.positive.count == 1)
+        var input = AnalysisInput(findings: findings, profiles: profiles, retrieval: [:], clauseVectors: Matrix(rows: 1, cols: 2, storage: [0.9, 0]),
+                                  priors: TestKnowledge.weights.priors)
+        let blind = CompleteAnalyzer(model: model, weights: Self.weights).rank(input)
+        #expect(blind.first { $0.profile.id == "fracture" }?.matched == ["can't move it at all"])
+        input.polarity = TestKnowledge.knowledge.findings.polarity
+        let told = try #require(CompleteAnalyzer(model: model, weights: Self.weights).rank(input).first { $0.profile.id == "fracture" })
+        #expect(told.matched.isEmpty)
+        #expect(told.contradicted == ["can't move it at all"])
     }
 }

@@ -239,4 +239,16 @@ struct ConditionEvidenceTests {
         #expect(level(gap: 0.1) == .emergency)
         #expect(level(gap: k.policy.cantMiss.maxScoreGap + 0.5) == .urgent)
     }
+
+    /// A flag worded as a bleed that goes on is not met by "blood everywhere" when the person says
+    /// it stopped, and still is when nothing says so, or when something says it goes on.
+    @Test func aFlagThatGoesOnIsNotMetWhenThePersonSaysItStopped() throws {
+        let bleed = [("large pool of blood", "key", ["blood everywhere"]), ("bleeding from a wound", "key", ["cut is bleeding"])]
+        let p = profile(triage: .emergency, symptoms: bleed,
+                        flags: [.init(flag: "bleeding that keeps soaking through after ten minutes of pressure", level: .emergency, any: ["large pool of blood"])])
+        #expect(try flags("son 6 picked his nose, blood everywhere, pinched the soft part and it stopped after 10 min", p).isEmpty)
+        #expect(try flags("cut my hand, blood everywhere", p).count == 1)
+        #expect(try flags("blood everywhere, it stopped for a minute but it is still pouring", p).count == 1)
+        #expect(try flags("blood everywhere, the pain settled but the bleeding won't stop", p).count == 1, "a bleed that will not stop goes on")
+    }
 }

@@ -344,8 +344,8 @@ struct FindingsParserTests {
         let f = parser.parse("my mum 74 years, suddenly dizzy")
         #expect(f.ageYears == 74 && f.durationDays == nil, "\(f.durationDays as Any)")
         #expect(parser.parse("the thermometer under his arm says 38.2").vitals.temperatureC == 38.2)
-        // A compound number's last word is no age ("sixty five" is not 5); a baby's weeks are.
-        #expect(parser.parse("I am sixty five years old with chest pain").ageYears == nil)
+        // A compound number is read whole ("sixty five" is 65, not 5); a baby's weeks are an age.
+        #expect(parser.parse("I am sixty five years old with chest pain").ageYears == 65)
         let baby = parser.parse("baby girl, 5 weeks, temperature 38.1")
         #expect(abs((baby.ageYears ?? 1) - 5.0 / 52) < 0.01 && baby.durationDays == nil, "\(baby.ageYears as Any) \(baby.durationDays as Any)")
     }
@@ -405,5 +405,40 @@ struct FindingsParserTests {
         #expect(TextMatch.stem("haemorrhoids") == TextMatch.stem("hemorrhoids"))
         #expect(TextMatch.stem("oesophagus") == TextMatch.stem("esophagus") && TextMatch.stem("ischaemia") == TextMatch.stem("ischemia"))
         #expect(TextMatch.stem("hour") == "hour" && TextMatch.stem("fever") == "fever", "only the listed beginnings fold")
+    }
+
+    @Test func anAmountInWordsIsOneItemAndTextingWithSplits() {
+        #expect(parser.parse("she can only manage two or three words before she stops for breath").clauses.count == 1)
+        #expect(parser.parse("cough for 2 or 3 days").clauses.count == 1)
+        #expect(parser.parse("no cough or fever").negative == ["cough", "fever"], "a list of findings still splits")
+        #expect(parser.parse("i can walk on it w a slight limp").positive == ["a slight limp"])
+    }
+
+    @Test func agesInWordsAboveTen() {
+        #expect(parser.parse("my husband is sixty-seven and woke with a red eye").ageYears == 67)
+        #expect(parser.parse("I am twenty four and have a cough").ageYears == 24)
+        #expect(parser.parse("I am nineteen, sore throat").ageYears == 19)
+        #expect(parser.parse("coughing for twenty minutes").ageYears == nil)
+    }
+
+    /// Sentence embeddings cannot tell "I can move it" from "can't move it"; the polarity words can.
+    @Test func anAbilityIsToldFromItsLoss() throws {
+        let polarity = try #require(TestKnowledge.knowledge.findings.polarity)
+        #expect(polarity.affirmsAbility("i can move it every which way"))
+        #expect(polarity.affirmsAbility("she is able to hold a mug"))
+        #expect(!polarity.affirmsAbility("he can hardly move his toes"), "a limited ability is a finding")
+        #expect(!polarity.affirmsAbility("i can't move it"))
+        #expect(!polarity.affirmsAbility("can i stretch it out"), "a question asserts nothing")
+        #expect(!polarity.affirmsAbility("i can stretch and fix it", in: "It is a trapped nerve, I can stretch and fix it?"))
+        #expect(polarity.affirmsAbility("i can stretch and fix it", in: "I can stretch and fix it. It is fine."))
+        #expect(!polarity.affirmsAbility("she can talk", in: "She can talk but her words are slurred"), "an ability limited after it")
+        #expect(polarity.saysLoss("can't put weight on it") && polarity.saysLoss("unable to lift the arm"))
+        #expect(!polarity.saysLoss("pain when moving the arm"))
+    }
+
+    @Test func aSubjectWithItsOwnVerbEndsADenial() {
+        let f = parser.parse("She is not able to put any weight on her right leg and the leg is looking shorter and turned outside")
+        #expect(f.positive.contains("the leg is looking shorter"), "\(f.clauses)")
+        #expect(parser.parse("no fever and the cough").negative == ["fever", "the cough"], "a bare noun stays in the denied list")
     }
 }

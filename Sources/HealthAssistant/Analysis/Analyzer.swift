@@ -44,6 +44,8 @@ public struct AnalysisInput: Sendable {
     /// not say so too ("bleeding stopped after five minutes" is not "heavy bleeding").
     public var goneClauses: Set<Int> = []
     public var reversalWords: Set<String> = []
+    /// Tells "I can move it" from "can't move it", which the embeddings do not (nil: not told apart).
+    public var polarity: AbilityPolarity?
     /// The profiles' `against` findings by stem (`IndexResources.againstLexicon`); nil = built on demand.
     public var againstLexicon: SymptomLexicon?
 

@@ -138,6 +138,10 @@ public struct CompleteAnalyzer: Analyzer {
         // Clauses saying something went away, and (asked only of close phrases) whether a phrase says so too.
         let resolved = clauses.indices.map { !clauses[$0].negated && input.goneClauses.contains($0) }
         var phraseResolves: [Int: Bool] = [:]
+        // A clause saying the person can do something denies a finding worded as that ability lost
+        // ("I can move it every which way" against "can't move it at all"), whatever the similarity says.
+        let affirms = clauses.map { !$0.negated && !$0.reported && (input.polarity?.affirmsAbility($0.text, in: f.text) ?? false) }
+        var phraseLoss: [Int: Bool] = [:]
         for (e, entry) in model.entries.enumerated() where !model.entryFlagOnly[e] {
             let w = model.entryWeights[e]
             for (c, clause) in clauses.enumerated() where !clause.reported {
@@ -147,6 +151,13 @@ public struct CompleteAnalyzer: Analyzer {
                     if named[c].contains(e) { s = max(s, 0.95) }
                     neg[entry.condition][entry.symptom] = max(neg[entry.condition][entry.symptom], s)
                 } else {
+                    if affirms[c], s >= threshold, let polarity = input.polarity {
+                        if phraseLoss[e] == nil { phraseLoss[e] = polarity.saysLoss(entry.phrase) }
+                        if phraseLoss[e] == true {
+                            neg[entry.condition][entry.symptom] = max(neg[entry.condition][entry.symptom], s)
+                            continue
+                        }
+                    }
                     clauseNearest[entry.condition][c] = max(clauseNearest[entry.condition][c], s)
                     if partial[c].contains(e) { continue }
                     if resolved[c], s >= threshold {

@@ -250,7 +250,15 @@ public struct FindingsParser: Sendable {
 
     static func startsWithBareVerb(_ part: String) -> Bool { firstWord(part).map(bareVerbs.contains) ?? false }
 
-    static func startsNewPredicate(_ part: String) -> Bool { firstWord(part).map(predicateStarts.contains) ?? false }
+    static func startsNewPredicate(_ part: String) -> Bool {
+        guard let first = firstWord(part) else { return false }
+        if predicateStarts.contains(first) { return true }
+        // A subject with its own verb: "not able to stand and the leg is looking shorter".
+        guard first == "the" || first == "this" || first == "that" else { return false }
+        return part.lowercased().split(separator: " ").dropFirst().prefix(3).contains { subjectVerbs.contains(String($0)) }
+    }
+
+    static let subjectVerbs: Set<String> = ["is", "are", "was", "were", "has", "have", "had", "looks", "looked", "looking", "seems", "feels", "felt", "keeps", "went", "got", "gets", "became"]
 
     /// The first negation cue in a clause (as a whole word), if any.
     func negationStart(_ clause: String) -> Range<String.Index>? {
@@ -290,16 +298,23 @@ public struct FindingsParser: Sendable {
     }
 
     func splitList(_ clause: String) -> [String] {
+        // "two or three words", "2 or 3 days": one amount, not two items (restored below).
+        let clause = clause.contains(" or ") ? clause.replacingOccurrences(of: Self.amountRange, with: "$1\u{1}$2", options: [.regularExpression, .caseInsensitive]) : clause
         // Texting writes "and" as "n" or "&".
-        clause.components(separatedBy: " and ").flatMap { $0.components(separatedBy: " n ") }.flatMap { $0.components(separatedBy: " & ") }
+        let parts: [String] = clause.components(separatedBy: " and ").flatMap { $0.components(separatedBy: " n ") }.flatMap { $0.components(separatedBy: " & ") }
             .flatMap { $0.components(separatedBy: " or ") }
             .flatMap { $0.components(separatedBy: " with ") }
+            // Texting's "w" and "w/" are "with".
+            .flatMap { $0.components(separatedBy: " w/ ") }.flatMap { $0.components(separatedBy: " w ") }
             .flatMap { $0.components(separatedBy: " plus ") }
             .map { $0.trimmingCharacters(in: .whitespaces) }
             // "eating and drinking normally and no vomiting" leaves "drinking normally and" before the cue.
             .map { $0.replacingOccurrences(of: #"\s+(and|or|but|with|plus)$"#, with: "", options: .regularExpression) }
             .filter { !$0.isEmpty }
+        return parts.map { $0.replacingOccurrences(of: "\u{1}", with: " or ") }
     }
+
+    static let amountRange = #"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|few|couple) or (\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)\b"#
 
     // MARK: demographics
 
@@ -332,7 +347,25 @@ public struct FindingsParser: Sendable {
     static let ageNumber = #"(?<!(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)[- ])(\d+(?:\.\d+)?|"#
         + wordNumbers.keys.filter { $0 != "a" && $0 != "an" }.sorted { $0.count > $1.count }.joined(separator: "|") + ")"
 
+    /// Numbers from eleven to ninety-nine written in words, as digits: "my husband is sixty-seven",
+    /// "I am twenty-four" are ages like any other.
+    static func wordNumbersAsDigits(_ t: String) -> String {
+        guard t.range(of: #"(teen|ty)\b"#, options: .regularExpression) != nil else { return t }
+        let tens = ["twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90]
+        let units = ["one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9]
+        let teens = ["eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19]
+        var out = t
+        let pattern = #"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](one|two|three|four|five|six|seven|eight|nine))?\b|\b(eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)\b"#
+        while let r = out.range(of: pattern, options: .regularExpression) {
+            let words = out[r].split(whereSeparator: { $0 == "-" || $0 == " " }).map(String.init)
+            let value = teens[words[0]] ?? (tens[words[0]] ?? 0) + (words.count > 1 ? units[words[1]] ?? 0 : 0)
+            out.replaceSubrange(r, with: String(value))
+        }
+        return out
+    }
+
     func age(_ t: String) -> Double? {
+        let t = Self.wordNumbersAsDigits(t)
         let n = Self.ageNumber
         let patterns: [(String, Double)] = [
             (n + #"\s*(?:-|\s)?\s*(?:weeks?|wks?)[- ]old"#, 1.0 / 52),

@@ -15,6 +15,9 @@ public struct FindingsLexicon: Sendable {
     var reassuranceMaxWords: Int
     /// A whole clause saying an ability the person still has ("I can swallow"): a denial of trouble with it.
     var abilities: CompiledPattern
+    /// A clause saying the person can do something (`ability`) and a finding worded as that ability
+    /// lost (`inability`): the embeddings cannot tell them apart (`AnalysisInput.polarity`).
+    public var polarity: AbilityPolarity?
     /// The words before a denial by one of these cues, up to `maxWords`, are what it is about (`Clause.literalOnly`).
     var denialSubject: (cues: Set<String>, maxWords: Int)
     /// Cues whose denial stops at the first "and" or "with" (an auxiliary's: "didn't take my inhaler and can't breathe").

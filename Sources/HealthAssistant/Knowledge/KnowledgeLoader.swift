@@ -146,7 +146,7 @@ struct KnowledgeLoader {
         let nfile = "negation.yaml", ffile = "findings.yaml"
         let neg = try StrictMapping(try yaml(nfile), file: display(nfile), path: "")
         try neg.rejectUnknownKeys(["cues", "pseudo_negations", "findings_with_cue", "history_denial", "history_doubt", "pregnancy_denial", "reassurances",
-                                   "reassurance_max_words", "abilities", "reassurance_breakers", "explicit_denial", "leading_only", "denial_subject", "narrow_scope_cues", "cue_fillers"])
+                                   "reassurance_max_words", "abilities", "reassurance_breakers", "explicit_denial", "leading_only", "denial_subject", "narrow_scope_cues", "cue_fillers", "polarity"])
         let cues = try neg.strings("cues") ?? []
         if cues.isEmpty { throw neg.error("cues", "no negation cues", fix: "list the words that deny a symptom") }
         let cuePatterns = try cues.map { cue in
@@ -202,13 +202,20 @@ struct KnowledgeLoader {
         let leadingCues = try knownCues(leading, "cues")
         guard let subject = try neg.mapping("denial_subject") else { throw neg.error("denial_subject", "missing", fix: "restore it from git") }
         try subject.rejectUnknownKeys(["cues", "max_words"])
+        var polarity: AbilityPolarity?
+        if let p = try neg.mapping("polarity") {
+            try p.rejectUnknownKeys(["ability", "inability"])
+            polarity = AbilityPolarity(ability: try pattern(p, "ability", nfile), inability: try pattern(p, "inability", nfile))
+        }
+        let anyCue = try expand.compile(cues.map { #"\b"# + NSRegularExpression.escapedPattern(for: $0) + #"\b"# }, file: display(nfile), rule: nil, field: "cues")
+        polarity?.negation = anyCue
         return FindingsLexicon(
             negationCues: cuePatterns,
-            anyNegationCue: try expand.compile(cues.map { #"\b"# + NSRegularExpression.escapedPattern(for: $0) + #"\b"# }, file: display(nfile), rule: nil, field: "cues"),
+            anyNegationCue: anyCue,
             pseudoNegations: try neg.strings("pseudo_negations") ?? [],
             cueFillers: Set(try neg.strings("cue_fillers") ?? []),
             reassurances: Set(try neg.strings("reassurances") ?? []), reassuranceMaxWords: Int(try neg.number("reassurance_max_words") ?? 0),
-            abilities: try pattern(neg, "abilities", nfile, anchored: true),
+            abilities: try pattern(neg, "abilities", nfile, anchored: true), polarity: polarity,
             denialSubject: (try knownCues(subject, "cues"), Int(try subject.number("max_words") ?? 0)),
             narrowScopeCues: try knownCues(neg, "narrow_scope_cues"),
             reassuranceBreakers: Set(try neg.strings("reassurance_breakers") ?? []),

@@ -80,7 +80,7 @@ enum Predicate: Sendable, CustomStringConvertible {
     case below(Reading, Double), atLeast(Reading, Double)
     case temperatureNotMeasuredBelow(Double)
     case durationAtLeastDays(Double), durationUnderDays(Double)
-    case clause(CompiledPattern), text(CompiledPattern), notText(CompiledPattern)
+    case clause(CompiledPattern), notClause(CompiledPattern), text(CompiledPattern), notText(CompiledPattern)
 
     func holds(_ input: RuleInput) -> Bool {
         let f = input.findings
@@ -100,6 +100,7 @@ enum Predicate: Sendable, CustomStringConvertible {
         case .durationAtLeastDays(let x): return f.durationDays.map { $0 >= x } ?? false
         case .durationUnderDays(let x): return f.durationDays.map { $0 < x } ?? true
         case .clause(let p): return input.positive.contains(matching: p)
+        case .notClause(let p): return !input.positive.contains(matching: p)
         case .text(let p): return p.matches(input.text)
         case .notText(let p): return !p.matches(input.text)
         }
@@ -131,6 +132,7 @@ enum Predicate: Sendable, CustomStringConvertible {
         case .durationAtLeastDays(let x): return "lasting at least \(x.shortText) days"
         case .durationUnderDays(let x): return "lasting under \(x.shortText) days (or not said)"
         case .clause(let p): return "a clause matching /\(p.source.prefix(60))/"
+        case .notClause(let p): return "no clause matching /\(p.source.prefix(60))/"
         case .text(let p): return "the question matching /\(p.source.prefix(60))/"
         case .notText(let p): return "the question not matching /\(p.source.prefix(60))/"
         }
@@ -164,7 +166,7 @@ struct RuleCondition: Sendable, CustomStringConvertible {
         "pregnant": { .pregnant($0) }, "severe": { .severe($0) }, "sudden": { .sudden($0) }, "has_findings": { .hasFindings($0) },
     ]
     static let patternKeys: [String: @Sendable (CompiledPattern) -> Predicate] = [
-        "clause": { .clause($0) }, "text": { .text($0) }, "not_text": { .notText($0) },
+        "clause": { .clause($0) }, "not_clause": { .notClause($0) }, "text": { .text($0) }, "not_text": { .notText($0) },
     ]
     static var allKeys: [String] {
         (Array(numericKeys.keys) + Array(boolKeys.keys) + Array(patternKeys.keys) + ["sex", "history", "history_any"]).sorted()

@@ -102,6 +102,7 @@ struct AskPipeline: Sendable {
                                   dense: useComplete ? dense : [:],
                                   symptomLexicon: index.symptomLexicon, queryVector: queryVector, priors: knowledge.weights.priors)
         input.reversalWords = knowledge.policy.similarFlagReversalWords
+        input.polarity = knowledge.findings.polarity
         input.goneClauses = Set(f.clauses.indices.filter { ConditionFlagFinder.saysGone(f.clauses[$0].text, policy: knowledge.policy) })
         input.againstLexicon = index.againstLexicon
         var ranked = Array(analyzer.rank(input).prefix(max(10, options.maxConditions)))

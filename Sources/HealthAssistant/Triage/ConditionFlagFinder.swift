@@ -30,6 +30,11 @@ struct ConditionFlagFinder: Sendable {
         // blood" at "with", and "bloody diarrhoea" must still be found there.
         let spans = clauseStems.indices.map { i in i + 1 < clauseStems.count ? clauseStems[i].union(clauseStems[i + 1]) : clauseStems[i] }
         var hits: [TriageEvidence] = []
+        // The person says it went away ("pinched it and it stopped after ten minutes") and nothing
+        // says it goes on: a flag worded as going on ("keeps soaking through", "will not stop") is
+        // not met by the rest of the story ("blood everywhere").
+        let wentAway = positive.contains { Self.saysGone($0, policy: policy) }
+            && !positive.contains { Self.holds($0, policy.similarFlagPersistenceWords) || Self.saysGoingOn($0, policy: policy) }
         for condition in candidates {
             // The clause holding each finding of this condition: `strict` counts the name and the
             // wordings of enough words (what a flag needs), `loose` any wording (what context needs).
@@ -50,6 +55,7 @@ struct ConditionFlagFinder: Sendable {
             for flag in condition.redFlags {
                 if flag.isStructured {
                     guard Self.population(flag.population, fits: f) else { continue }
+                    if wentAway, Self.saysGoingOn(flag.flag, policy: policy) { continue }
                     let all = flag.all.map { strict[$0] }, any = flag.any.compactMap { strict[$0] }
                     guard all.allSatisfy({ $0 != nil }), flag.any.isEmpty || !any.isEmpty else { continue }
                     let own = Set(flag.all + flag.any)
@@ -162,6 +168,13 @@ struct ConditionFlagFinder: Sendable {
         holds(text, policy.similarFlagReversalWords)
             && !holds(text, policy.similarFlagPolarityWords.union(policy.similarFlagPersistenceWords))
             && text.range(of: #"\bstop(ped|s)? [a-z]+ing\b"#, options: [.regularExpression, .caseInsensitive]) == nil
+    }
+
+    /// A flag worded as a trouble that goes on: a persistence word ("keeps soaking through") or a
+    /// denied stop ("does not stop", "won't stop").
+    static func saysGoingOn(_ flag: String, policy: TriagePolicyData) -> Bool {
+        holds(flag, policy.similarFlagPersistenceWords)
+            || holds(flag, policy.similarFlagPolarityWords) && flag.range(of: #"\bstop"#, options: [.regularExpression, .caseInsensitive]) != nil
     }
 
     /// True when every content word of the clause is among the phrase's, and some of the phrase's are missing.
