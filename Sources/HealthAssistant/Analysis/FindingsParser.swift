@@ -352,13 +352,12 @@ public struct FindingsParser: Sendable {
     static func wordNumbersAsDigits(_ t: String) -> String {
         guard t.range(of: #"(teen|ty)\b"#, options: .regularExpression) != nil else { return t }
         let tens = ["twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90]
-        let units = ["one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9]
         let teens = ["eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19]
         var out = t
         let pattern = #"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](one|two|three|four|five|six|seven|eight|nine))?\b|\b(eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)\b"#
         while let r = out.range(of: pattern, options: .regularExpression) {
             let words = out[r].split(whereSeparator: { $0 == "-" || $0 == " " }).map(String.init)
-            let value = teens[words[0]] ?? (tens[words[0]] ?? 0) + (words.count > 1 ? units[words[1]] ?? 0 : 0)
+            let value = teens[words[0]] ?? (tens[words[0]] ?? 0) + (words.count > 1 ? Int(Self.wordNumbers[words[1]] ?? 0) : 0)
             out.replaceSubrange(r, with: String(value))
         }
         return out

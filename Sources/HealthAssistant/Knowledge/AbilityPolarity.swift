@@ -8,7 +8,7 @@ public struct AbilityPolarity: Sendable {
     /// "can't", "unable", "not able".
     let inability: CompiledPattern
     /// Any negation cue ("I can, but not for long"): the parser's `cues`.
-    var negation: CompiledPattern?
+    let negation: CompiledPattern
 
     /// A clause the person does not deny that says they can do something, and no inability with it.
     /// A question says nothing either way: "can I" / "could he", or a sentence of `text` (the whole
@@ -16,7 +16,7 @@ public struct AbilityPolarity: Sendable {
     /// the message goes on to limit ("she can talk but it's slurred").
     func affirmsAbility(_ clause: String, in text: String? = nil) -> Bool {
         let lower = clause.lowercased()
-        guard ability.matches(lower), !inability.matches(lower), !(negation?.matches(lower) ?? false),
+        guard ability.matches(lower), !inability.matches(lower), !negation.matches(lower),
               lower.range(of: #"\b(can|could) (i|you|he|she|we|they|it)\b"#, options: .regularExpression) == nil else { return false }
         guard let text = text?.lowercased(), let at = text.range(of: lower) else { return true }
         // "she can talk but it's slurred", "he can walk, though only a few steps": a partial ability.

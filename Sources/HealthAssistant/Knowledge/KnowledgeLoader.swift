@@ -202,13 +202,12 @@ struct KnowledgeLoader {
         let leadingCues = try knownCues(leading, "cues")
         guard let subject = try neg.mapping("denial_subject") else { throw neg.error("denial_subject", "missing", fix: "restore it from git") }
         try subject.rejectUnknownKeys(["cues", "max_words"])
+        let anyCue = try expand.compile(cues.map { #"\b"# + NSRegularExpression.escapedPattern(for: $0) + #"\b"# }, file: display(nfile), rule: nil, field: "cues")
         var polarity: AbilityPolarity?
         if let p = try neg.mapping("polarity") {
             try p.rejectUnknownKeys(["ability", "inability"])
-            polarity = AbilityPolarity(ability: try pattern(p, "ability", nfile), inability: try pattern(p, "inability", nfile))
+            polarity = AbilityPolarity(ability: try pattern(p, "ability", nfile), inability: try pattern(p, "inability", nfile), negation: anyCue)
         }
-        let anyCue = try expand.compile(cues.map { #"\b"# + NSRegularExpression.escapedPattern(for: $0) + #"\b"# }, file: display(nfile), rule: nil, field: "cues")
-        polarity?.negation = anyCue
         return FindingsLexicon(
             negationCues: cuePatterns,
             anyNegationCue: anyCue,

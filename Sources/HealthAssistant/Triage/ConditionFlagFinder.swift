@@ -34,7 +34,7 @@ struct ConditionFlagFinder: Sendable {
         // says it goes on: a flag worded as going on ("keeps soaking through", "will not stop") is
         // not met by the rest of the story ("blood everywhere").
         let wentAway = positive.contains { Self.saysGone($0, policy: policy) }
-            && !positive.contains { Self.holds($0, policy.similarFlagPersistenceWords) || Self.saysGoingOn($0, policy: policy) }
+            && !positive.contains { Self.saysGoingOn($0, policy: policy) }
         for condition in candidates {
             // The clause holding each finding of this condition: `strict` counts the name and the
             // wordings of enough words (what a flag needs), `loose` any wording (what context needs).
