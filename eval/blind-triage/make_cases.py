@@ -161,3 +161,16 @@ if os.path.isdir(os.path.join(here, 'dev13')):
     level13 = {s['id']: s['level'] for s in scen13}
     assert not set(level13) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8) | set(level9) | set(level10) | set(level11) | set(level12)), 'dev13 scenario ids must be new'
     assemble(os.path.join('dev13', 'messages'), 'dev13-cases.jsonl', level13, {i: 'dev' for i in level13})
+
+# A fourteenth dev batch (dev14/), written 2026-11-25 (session 18) by a fifth scenario writer that
+# read no file, asked for "an overnight telephone nurse-advice line, 11 p.m. to 6 a.m.": 100 new
+# scenarios (45 emergency across ages, many told hesitantly, atypically or with a preferred benign
+# explanation — atypical heart attack, sepsis as new confusion, a baby's bulging soft spot, shoulder-tip
+# pain in early pregnancy, a casual overdose, stroke signs that came and went; 15 urgent; 15 routine;
+# 15 self-care told in alarming night-time words; 10 not-understood of ten different kinds), then six
+# writers in the first batch's six voices. All dev.
+if os.path.isdir(os.path.join(here, 'dev14')):
+    scen14 = [json.loads(l) for l in open(os.path.join(here, 'dev14', 'scenarios.jsonl')) if l.strip()]
+    level14 = {s['id']: s['level'] for s in scen14}
+    assert not set(level14) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8) | set(level9) | set(level10) | set(level11) | set(level12) | set(level13)), 'dev14 scenario ids must be new'
+    assemble(os.path.join('dev14', 'messages'), 'dev14-cases.jsonl', level14, {i: 'dev' for i in level14})
