@@ -62,6 +62,11 @@ struct AskCommand: AsyncParsableCommand {
             if explain { printErr(FindingsSummary(try assistant.knowledge().parser.parse(question)).lines.joined(separator: "\n")) }
             let answer = try await assistant.ask(question, options: .init(model: ModelSelector.Request(rawValue: model)!, keywordOnly: keywordOnly))
             print(json ? answer.json() : AnswerPrinter(color: isatty(1) == 1).render(answer))
+            // The answer is out and nothing is left to write (caches are written before answering):
+            // end here rather than free the models, vectors and profiles one object at a time,
+            // which took several ms of every cold `health ask`.
+            fflush(nil)
+            Foundation.exit(0)
         } catch {
             printErr("health: error: \(error)")
             throw ExitCode(1)

@@ -46,6 +46,11 @@ struct ConditionProfileArchiveTests {
         #expect(!built.postings.isEmpty && !built.nameVocabulary.isEmpty)
         let against = SymptomLexicon(profiles: stored.profiles, findings: \.against)
         #expect(stored.againstLexicon == against && first.againstLexicon == against && !against.variants.isEmpty)
+        // The names are stored stemmed, as `ConditionNames` stems them, and find the same conditions.
+        func entries(_ n: ConditionNames) -> [String] { n.entries.map { "\($0.profile):\($0.stems.joined(separator: " "))" } }
+        #expect(entries(stored.names) == entries(ConditionNames(stored.profiles)) && !stored.names.entries.isEmpty)
+        let meningitis = try #require(stored.profiles.firstIndex { $0.name.lowercased().contains("meningitis") })
+        #expect(stored.names.named(in: [Set(TextMatch.stems("I think she has meningitis"))]) == [meningitis])
         // A variant index beyond the variants is refused, not stored for a question to trip on.
         let good = ConditionProfileArchive.encode(stored.profiles)
         let bad = SymptomLexicon(variants: built.variants, postings: built.postings.mapValues { $0 + [Int32(built.variants.count)] },

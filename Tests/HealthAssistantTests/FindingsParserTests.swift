@@ -4,6 +4,15 @@ import Testing
 struct FindingsParserTests {
     let parser = TestKnowledge.parser
 
+    /// Only "I'm 35" gives the writer's own age; "my husband is 57" gives the patient's.
+    @Test func theWritersOwnAgeIsToldApart() {
+        let parser = TestKnowledge.parser
+        #expect(parser.statesOwnAge("I'm 35 and my son has a fever"))
+        #expect(parser.statesOwnAge("i am forty-two, my mum is poorly"))
+        #expect(!parser.statesOwnAge("my husband is 57 and snores"))
+        #expect(!parser.statesOwnAge("I am worried about my dad, he is 80"))
+    }
+
     @Test func negationCoversItsListUntilBut() {
         let f = parser.parse("No fever or cough, but a sore throat and headache")
         #expect(f.negative == ["fever", "cough"])

@@ -127,7 +127,10 @@ struct TriageRegressionTests {
 
     /// A message with nothing recognisable gets no guessed condition: understood is false, no
     /// conditions, advice that asks for a description and says what to do in an emergency.
-    @Test(arguments: ["((((((", "no no no", "hello, how are you today?", "¿Dónde está la estación de tren?"])
+    /// A test message or a sports question holds loose words of condition names and findings
+    /// ("test", "three", "won"), but no whole finding and nothing near a condition's meaning.
+    @Test(arguments: ["((((((", "no no no", "hello, how are you today?", "¿Dónde está la estación de tren?",
+                      "Test message, one two three, does this work?", "who won the match last night"])
     func junkIsNotUnderstood(text: String) async throws {
         let answer = try await Self.assistant.ask(text)
         #expect(!answer.understood, "\(answer.conditions.map(\.name))")
@@ -137,7 +140,7 @@ struct TriageRegressionTests {
     }
 
     /// One symptom word is a health message: it gets conditions, not a request to describe it.
-    @Test(arguments: ["I feel dizzy", "toothache", "i have hiccups"])
+    @Test(arguments: ["I feel dizzy", "toothache", "i have hiccups", "eczema flare again", "my son has hydrocephalus"])
     func oneSymptomWordIsUnderstood(text: String) async throws {
         let answer = try await Self.assistant.ask(text)
         #expect(answer.understood, "\(answer.triage.reason)")
@@ -150,6 +153,15 @@ struct TriageRegressionTests {
     func bareComplaintIsNoEmergency(text: String) async throws {
         let answer = try await Self.assistant.ask(text)
         #expect(answer.triage.level < .emergency, "\(answer.triage.decidedBy)")
+    }
+
+    /// The age given of the person written about is theirs: a condition of babies lends a man of
+    /// 62 neither its warning signs ("very sleepy") nor a "possible" can't-miss answer.
+    @Test func theAgeOfThePersonWrittenAboutGatesConditionsOfOtherAges() async throws {
+        let answer = try await Self.assistant.ask("my dad is 62, he is very sleepy in the afternoons and snores, sometimes he stops breathing for a few seconds at night")
+        #expect(answer.triage.level < .emergency, "\(answer.triage.decidedBy)")
+        #expect(!answer.triage.decidedBy.contains { $0.contains("sepsis-in-babies") } && !answer.redFlags.contains { $0.source.contains("sepsis-in-babies") },
+                "\(answer.triage.decidedBy)")
     }
 
     /// A message the assistant cannot read is never answered below "urgent": not understanding is

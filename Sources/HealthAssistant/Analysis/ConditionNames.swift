@@ -19,8 +19,14 @@ public struct ConditionNames: Sendable {
                 entries.append((i, stems))
             }
         }
+        self.init(entries: entries)
+    }
+
+    /// From entries already stemmed (the archive stores them: stemming every name and alias was a
+    /// few ms of each cold start). Each entry's stems are non-empty.
+    init(entries: [(profile: Int, stems: [String])]) {
         self.entries = entries
-        byFirstStem = Dictionary(grouping: entries.indices, by: { entries[$0].1[0] })
+        byFirstStem = Dictionary(grouping: entries.indices, by: { entries[$0].stems[0] })
     }
 
     /// Indices of the profiles named in `clauses` (stems of the positive clauses), in profile order.

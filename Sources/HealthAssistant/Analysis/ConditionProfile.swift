@@ -95,12 +95,13 @@ public struct ConditionProfile: Sendable, Codable, Equatable {
         let (rows, readFrom) = try store.documentsWithFingerprint(kind: "condition")
         let profiles = derive(from: rows, symptomWeights: symptomWeights)
         let lexicon = SymptomLexicon(profiles: profiles), againstLexicon = SymptomLexicon(profiles: profiles, findings: \.against)
+        let names = ConditionNames(profiles)
         // Stored only if derived from the corpus the fingerprint names (an index run may have changed
         // it in between); a read-only index still answers, deriving the profiles each time.
         if readFrom == corpus {
-            try? ConditionProfileArchive.save(profiles, lexicon: lexicon, againstLexicon: againstLexicon, to: store, fingerprint: fingerprint)
+            try? ConditionProfileArchive.save(profiles, lexicon: lexicon, againstLexicon: againstLexicon, names: names, to: store, fingerprint: fingerprint)
         }
-        return (profiles, lexicon, againstLexicon)
+        return (profiles, lexicon, againstLexicon, names)
     }
 
     /// Parses each condition's front matter (JSON in the index) into a profile.

@@ -18,8 +18,8 @@ enum ConditionProfileArchive {
     /// Bump whenever `ConditionProfile.derive` or `TextMatch` changes what a profile holds in a way
     /// the stemming tables below do not already show, or the layout changes (2: the lexicon added; 3: onset added;
     /// 4: `against` findings and their lexicon added; 5: apostrophe-less contractions split; 6: irregular verb forms;
-    /// 7: the numeric age range added).
-    static let derivationVersion = 7
+    /// 7: the numeric age range added; 8: the stemmed condition names added).
+    static let derivationVersion = 8
 
     struct Meta: Codable { var profiles: Int; var checksum: String }
 
@@ -44,9 +44,9 @@ enum ConditionProfileArchive {
         return String(h, radix: 16) + "-\(data.count)"
     }
 
-    static func save(_ profiles: [ConditionProfile], lexicon: SymptomLexicon? = nil, againstLexicon: SymptomLexicon? = nil, to store: SQLiteStore,
-                     fingerprint: String) throws {
-        let data = encode(profiles, lexicon: lexicon, againstLexicon: againstLexicon)
+    static func save(_ profiles: [ConditionProfile], lexicon: SymptomLexicon? = nil, againstLexicon: SymptomLexicon? = nil, names: ConditionNames? = nil,
+                     to store: SQLiteStore, fingerprint: String) throws {
+        let data = encode(profiles, lexicon: lexicon, againstLexicon: againstLexicon, names: names)
         let meta = String(decoding: try JSONEncoder().encode(Meta(profiles: profiles.count, checksum: checksum(data))), as: UTF8.self)
         try store.putArtifact(name: artifactName, fingerprint: fingerprint, meta: meta, data: data)
     }
@@ -66,11 +66,12 @@ enum ConditionProfileArchive {
 
     // MARK: layout — little-endian counts and lengths (UInt32), strings as UTF-8 bytes
 
-    /// The profiles with their symptom lexicon and the lexicon of their `against` findings.
-    typealias Archive = (profiles: [ConditionProfile], lexicon: SymptomLexicon, againstLexicon: SymptomLexicon)
+    /// The profiles with their symptom lexicon, the lexicon of their `against` findings, and their names stemmed.
+    typealias Archive = (profiles: [ConditionProfile], lexicon: SymptomLexicon, againstLexicon: SymptomLexicon, names: ConditionNames)
 
-    /// `lexicon`, `againstLexicon`: the profiles' own (built here when not given).
-    static func encode(_ profiles: [ConditionProfile], lexicon: SymptomLexicon? = nil, againstLexicon: SymptomLexicon? = nil) -> Data {
+    /// `lexicon`, `againstLexicon`, `names`: the profiles' own (built here when not given).
+    static func encode(_ profiles: [ConditionProfile], lexicon: SymptomLexicon? = nil, againstLexicon: SymptomLexicon? = nil,
+                       names: ConditionNames? = nil) -> Data {
         var w = Writer()
         w.count(profiles.count)
         for p in profiles {
@@ -101,6 +102,9 @@ enum ConditionProfileArchive {
         }
         write(lexicon ?? SymptomLexicon(profiles: profiles), to: &w)
         write(againstLexicon ?? SymptomLexicon(profiles: profiles, findings: \.against), to: &w)
+        let entries = (names ?? ConditionNames(profiles)).entries
+        w.count(entries.count)
+        for e in entries { w.value(e.profile); w.strings(e.stems) }
         return Data(w.bytes)
     }
 
@@ -156,8 +160,13 @@ enum ConditionProfileArchive {
             }
             let lexicon = try readLexicon(&r, profiles: profiles, findings: \.symptoms)
             let againstLexicon = try readLexicon(&r, profiles: profiles, findings: \.against)
+            let names = try (0..<r.count()).map { _ -> (profile: Int, stems: [String]) in
+                let profile = try r.value(), stems = try r.strings()
+                guard profile < profiles.count, !stems.isEmpty else { throw DecodeError.malformed }
+                return (profile, stems)
+            }
             guard r.offset == raw.count else { throw DecodeError.malformed }
-            return (profiles, lexicon, againstLexicon)
+            return (profiles, lexicon, againstLexicon, ConditionNames(entries: names))
         }
     }
 

@@ -331,6 +331,12 @@ public struct FindingsParser: Sendable {
     /// Whether the message speaks of someone other than the writer ("my mum", "our little girl"):
     /// then an age it gives may be either person's.
     public func mentionsAnotherPerson(_ text: String) -> Bool { text.lowercased().regexRange(Self.anotherPerson) != nil }
+
+    /// Whether the writer gives an age of their own ("I'm 35", "I am 68", "im 40"): in a message
+    /// about someone else, only then may the age it reads be the writer's and not the patient's.
+    public func statesOwnAge(_ text: String) -> Bool {
+        Self.wordNumbersAsDigits(text.lowercased()).regexRange(#"\bi(?:'m|’m| am|m)\s*(?:only |just |nearly |almost |about |around )?\d{1,3}\b"#) != nil
+    }
     static let describedPeople = (["he", "she", "they"] + familyWordList + ["bf", "gf", "in[- ]law", "patient", "man", "woman", "lady", "guy"]).joined(separator: "|")
     /// Someone described by the person writing, then the words before their age ("my son, who is ").
     /// ("hes 2", "shes 3": "he's" typed without its apostrophe.)

@@ -40,9 +40,9 @@ public struct IndexResources: Sendable {
     /// `symptomWeights`: how much each symptom weight counts (rules/weights.yaml).
     public static func load(store: SQLiteStore, symptomWeights: [String: Double]) throws -> IndexResources {
         let index = ExactVectorIndex(table: try store.loadVectorTable())
-        let (profiles, lexicon, againstLexicon) = try ConditionProfile.loadWithLexicon(from: store, symptomWeights: symptomWeights)
+        let (profiles, lexicon, againstLexicon, names) = try ConditionProfile.loadWithLexicon(from: store, symptomWeights: symptomWeights)
         return IndexResources(store: store, retriever: HybridRetriever(store: store, index: index), profiles: profiles,
                               profileByPath: Dictionary(profiles.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a }),
-                              symptomLexicon: lexicon, againstLexicon: againstLexicon, conditionNames: ConditionNames(profiles))
+                              symptomLexicon: lexicon, againstLexicon: againstLexicon, conditionNames: names)
     }
 }

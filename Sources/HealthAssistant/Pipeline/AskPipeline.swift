@@ -117,7 +117,7 @@ struct AskPipeline: Sendable {
         if let concepts, let vectors { evidence = merge(evidence, conceptFlags(f, vectors: vectors, embedded: embedded, model: concepts, ranked: ranked,
                                                                                           vetoed: vetoedRules)) }
         // With no recognisable symptom or finding, say so: no guessed conditions, and safe advice.
-        let understood = Self.understood(f, evidence: evidence, lexicon: index.symptomLexicon, closestCondition: dense.values.max(),
+        let understood = Self.understood(f, evidence: evidence, lexicon: index.symptomLexicon, names: index.conditionNames, closestCondition: dense.values.max(),
                                          minSimilarity: knowledge.policy.understoodMinSimilarity,
                                          oneWordMinSimilarity: knowledge.policy.understoodOneWordMinSimilarity)
         if !understood { ranked = [] }
@@ -219,23 +219,31 @@ struct AskPipeline: Sendable {
     }
 
     /// Whether the question holds anything health-related the assistant recognises: a red flag
-    /// of any kind, a vital sign, or else a condition's name or at least two words the library's
-    /// symptom wordings use (one alone — "weather", "cook" — is too often a coincidence) in a
+    /// of any kind, a vital sign, or else a whole finding or condition name in the words, in a
     /// question whose meaning comes near some condition's passage (`closestCondition`, the best
     /// cosine, at least `minSimilarity`): a recipe or a train timetable shares words with the
     /// library ("cream", "eggs", "hot") but not meaning. Denied words count too; filler words such
-    /// as "today" or "how" do not. Without a question vector (keyword-only), words alone decide.
-    /// A message of one symptom word ("I feel dizzy", "toothache") is understood when its meaning
-    /// comes nearer a condition's passage (`oneWordMinSimilarity`) than a film or weather question does.
-    static func understood(_ f: Findings, evidence: [TriageEvidence], lexicon: SymptomLexicon, closestCondition: Double?, minSimilarity: Double,
-                           oneWordMinSimilarity: Double) -> Bool {
+    /// as "today" or "how" do not. Words that are only part of a finding or a name ("toothache"
+    /// when the library says "tooth ache", a name's "test" or "three") count when the meaning
+    /// comes nearer a condition's passage (`oneWordMinSimilarity`) than a film or weather question
+    /// does. Without a question vector (keyword-only), words alone decide: a name's word or two
+    /// words of the library's wordings.
+    static func understood(_ f: Findings, evidence: [TriageEvidence], lexicon: SymptomLexicon, names: ConditionNames, closestCondition: Double?,
+                           minSimilarity: Double, oneWordMinSimilarity: Double) -> Bool {
         if !evidence.isEmpty || !f.vitals.isEmpty || f.vitals.peakFlowPercent != nil { return true }
         if let closestCondition, closestCondition < minSimilarity { return false }
         let stems = Set(f.clauses.flatMap { TextMatch.words($0.text) }
             .filter { $0.count > 2 && !TextMatch.stopWords.contains($0) && !TextMatch.queryNoise.contains($0) }.map(TextMatch.stem))
-        if stems.contains(where: lexicon.nameVocabulary.contains) { return true }
-        let known = stems.filter { lexicon.postings[$0] != nil }.count
-        return known >= 2 || (known == 1 && (closestCondition ?? 0) >= oneWordMinSimilarity)
+        // A whole finding in the words ("sore throat", "I feel dizzy") or a condition named in full
+        // ("eczema", "hydrocephalus" are names of one word) is understood at the lower bar. Loose words
+        // of names and findings are not: "test", "one", "three", "work" and "won" are each part of
+        // some name or wording ("positive pregnancy test", "three-day measles"), and a test message
+        // or a football question holds two of them. They count only at the nearer meaning one
+        // symptom word needs.
+        if !lexicon.variantsContained(in: stems).isEmpty || !names.named(in: [stems]).isEmpty { return true }
+        let nameWord = stems.contains(where: lexicon.nameVocabulary.contains), known = stems.filter { lexicon.postings[$0] != nil }.count
+        guard let closestCondition else { return nameWord || known >= 2 }
+        return closestCondition >= oneWordMinSimilarity && (nameWord || known >= 1)
     }
 
     /// Red-flag concepts recognised by meaning: the positive clauses, and the whole question when
@@ -294,7 +302,11 @@ struct AskPipeline: Sendable {
 
     /// A condition's age range is read against the age only when it is surely the patient's: no
     /// baby's age (a mother writes it), no one else spoken of ("I'm 31, my mum is 80").
-    func ageIsThePatients(_ f: Findings) -> Bool { (f.ageYears ?? 0) >= 1 && !parser.mentionsAnotherPerson(f.text) }
+    /// A message about someone else ("my husband is 57") gives their age unless the writer also
+    /// gives one of their own ("I'm 35 and my son has a fever"), when it may be either.
+    func ageIsThePatients(_ f: Findings) -> Bool {
+        (f.ageYears ?? 0) >= 1 && (!parser.mentionsAnotherPerson(f.text) || !parser.statesOwnAge(f.text))
+    }
 
     /// Concept evidence after the rest, one per flag text.
     func merge(_ evidence: [TriageEvidence], _ more: [TriageEvidence]) -> [TriageEvidence] {

@@ -41,7 +41,8 @@ public struct TriageEngine: Sendable {
         let p = policy.cantMiss
         let best = ranked.first?.score ?? 0
         return ranked.prefix(p.withinTop).compactMap { c in
-            guard c.profile.cantMiss || c.profile.triage == .emergency, c.keyCoverage >= p.someKeyCoverage else { return nil }
+            // A condition far outside the patient's age (sepsis in babies for a man of 62) is not possible.
+            guard c.profile.cantMiss || c.profile.triage == .emergency, c.keyCoverage >= p.someKeyCoverage, !c.outOfAge else { return nil }
             // A picture the person partly denies ("painless lump, no swelling") is not typical, nor
             // one far outscored by the leading condition (cold sores' tingling lip and blister
             // also meet Stevens-Johnson syndrome's blistering and mouth sores).
