@@ -224,7 +224,7 @@ struct AskPipeline: Sendable {
     /// cosine, at least `minSimilarity`): a recipe or a train timetable shares words with the
     /// library ("cream", "eggs", "hot") but not meaning. Denied words count too; filler words such
     /// as "today" or "how" do not. Words that are only part of a finding or a name ("toothache"
-    /// when the library says "tooth ache", a name's "test" or "three") count when the meaning
+    /// of "throbbing toothache", a name's "test" or "three") count when the meaning
     /// comes nearer a condition's passage (`oneWordMinSimilarity`) than a film or weather question
     /// does. Without a question vector (keyword-only), words alone decide: a name's word or two
     /// words of the library's wordings.
@@ -301,9 +301,8 @@ struct AskPipeline: Sendable {
     }
 
     /// A condition's age range is read against the age only when it is surely the patient's: no
-    /// baby's age (a mother writes it), no one else spoken of ("I'm 31, my mum is 80").
-    /// A message about someone else ("my husband is 57") gives their age unless the writer also
-    /// gives one of their own ("I'm 35 and my son has a fever"), when it may be either.
+    /// baby's age (a mother writes it), and in a message about someone else ("my husband is 57")
+    /// only when the writer gives no age of their own ("I'm 31, my mum is 80" may be either's).
     func ageIsThePatients(_ f: Findings) -> Bool {
         (f.ageYears ?? 0) >= 1 && (!parser.mentionsAnotherPerson(f.text) || !parser.statesOwnAge(f.text))
     }
