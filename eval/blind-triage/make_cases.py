@@ -174,3 +174,18 @@ if os.path.isdir(os.path.join(here, 'dev14')):
     level14 = {s['id']: s['level'] for s in scen14}
     assert not set(level14) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8) | set(level9) | set(level10) | set(level11) | set(level12) | set(level13)), 'dev14 scenario ids must be new'
     assemble(os.path.join('dev14', 'messages'), 'dev14-cases.jsonl', level14, {i: 'dev' for i in level14})
+
+# A fifteenth dev batch (dev15/), written 2026-11-25 (session 19) by a sixth scenario writer that
+# read no file, asked for the first list's kind of scenario — by chief complaint across every body
+# system and population, from mainstream triage references — set in an ordinary working day (at
+# work, the school gate, after sport, on a trip; written by the person or someone with them): 100
+# new scenarios (50 emergency, many whose decisive detail is one item said in passing — a number, a
+# medicine, what the person cannot do, what someone else noticed — a third told by someone who
+# thinks it minor or asks a practical question; 20 urgent; 15 routine; 10 self-care, some in
+# alarming words; 5 not-understood of five kinds), then six writers in the first batch's six
+# voices. All dev.
+if os.path.isdir(os.path.join(here, 'dev15')):
+    scen15 = [json.loads(l) for l in open(os.path.join(here, 'dev15', 'scenarios.jsonl')) if l.strip()]
+    level15 = {s['id']: s['level'] for s in scen15}
+    assert not set(level15) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8) | set(level9) | set(level10) | set(level11) | set(level12) | set(level13) | set(level14)), 'dev15 scenario ids must be new'
+    assemble(os.path.join('dev15', 'messages'), 'dev15-cases.jsonl', level15, {i: 'dev' for i in level15})
