@@ -215,6 +215,10 @@ struct FindingsParserTests {
         // What follows "with" belongs to the denied item.
         #expect(parser.parse("there is no rash and no trouble with her breathing").positive.allSatisfy { !$0.contains("breathing") })
         #expect(parser.parse("my lad is 4 and has had temps for 5 days").ageYears == 4)
+        // A worded age with a verb after it, and "who's" typed without its apostrophe.
+        #expect(parser.parse("his little girl whos three got hold of the bottle").ageYears == 3)
+        #expect(parser.parse("my nephew who's two ate a slug pellet").ageYears == 2)
+        #expect(parser.parse("my husband who is three times as stubborn has a cough").ageYears == nil)
     }
 
     /// "had our baby 4 days ago" is a birth, not a baby's age; a baby's own age still counts.
@@ -311,6 +315,19 @@ struct FindingsParserTests {
         #expect(!parser.parse("I feel sick").positive.contains("vomiting"))
         #expect(!parser.parse("he has been sick with a cold all week").positive.contains("vomiting"))
         #expect(!parser.parse("she hasn't been sick twice").positive.contains("vomiting"))
+    }
+
+    /// An idiom whose own words mislead is read as its restatement alone: "can't breathe through my
+    /// nose" is a blocked nose, and no reader sees a struggle for breath in it.
+    @Test func aMisleadingIdiomIsReplaced() {
+        let nose = parser.parse("I can't breathe through my nose, had a cold for 3 days")
+        #expect(nose.positive.contains("blocked nose"))
+        #expect(!nose.positive.contains { $0.contains("breathe") })
+        let blocked = parser.parse("nose totally blocked cant breathe through it")
+        #expect(blocked.positive == ["blocked nose"])
+        // Breathing fine through the nose, or struggling for breath, stays as said.
+        #expect(parser.parse("I can breathe through my nose fine").positive.allSatisfy { $0 != "blocked nose" })
+        #expect(parser.parse("I can't breathe, my chest is tight").positive.contains { $0.contains("breathe") })
     }
 
     /// A condition asked about or feared is no history: "is this mouth cancer?" is not a cancer history.

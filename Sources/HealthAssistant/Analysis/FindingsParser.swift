@@ -42,11 +42,16 @@ public struct FindingsParser: Sendable {
             f.clauses.append(.init(text: lexicon.measuredFever.says + String(format: " (%.1f °C measured)", t), negated: false, derived: true))
         }
         // A finding said in an idiom the library's wordings cannot hold in two words ("he's been
-        // sick twice" is vomiting in British English): said again in the library's words.
-        for c in f.clauses where !c.negated && !c.derived {
-            let lowered = c.text.lowercased()
-            for r in lexicon.restatements where r.pattern.matches(lowered) && !f.clauses.contains(where: { $0.derived && $0.text == r.says }) {
-                f.clauses.append(.init(text: r.says, negated: false, derived: true))
+        // sick twice" is vomiting in British English): said again in the library's words. An idiom
+        // whose own words mislead ("can't breathe through my nose") is read as the restatement alone.
+        for i in f.clauses.indices where !f.clauses[i].negated && !f.clauses[i].derived {
+            let lowered = f.clauses[i].text.lowercased()
+            for r in lexicon.restatements where r.pattern.matches(lowered) {
+                if r.replaces {
+                    f.clauses[i].text = r.says
+                    break
+                }
+                if !f.clauses.contains(where: { $0.derived && $0.text == r.says }) { f.clauses.append(.init(text: r.says, negated: false, derived: true)) }
             }
         }
         // A clause that only gives a normal reading ("temperature 36.8") says no finding: its words
@@ -339,10 +344,14 @@ public struct FindingsParser: Sendable {
     }
     static let describedPeople = (["he", "she", "they"] + familyWordList + ["bf", "gf", "in[- ]law", "patient", "man", "woman", "lady", "guy"]).joined(separator: "|")
     /// Someone described by the person writing, then the words before their age ("my son, who is ").
-    /// ("hes 2", "shes 3": "he's" typed without its apostrophe.)
-    static let describedPerson = #"\b(?:(?:"# + describedPeople + #")(?:'s| is| s|,| who is| who's| aged|, who is|, who's|, aged)|hes|shes)\s+(?:only |just |nearly |almost |about |around )?"#
+    /// ("hes 2", "shes 3", "girl whos 3": "he's" typed without its apostrophe.)
+    static let describedPerson = #"\b(?:(?:"# + describedPeople + #")(?:'s| is| s|,| who is| who's| whos| aged|, who is|, who's|, whos|, aged)|hes|shes)\s+(?:only |just |nearly |almost |about |around )?"#
     /// What may follow an age said without "old": a break (punctuation, a dash, the end) or an age unit.
     static let ageEnds = #"(?=\s*(?:[.,;:!?)]|-|–|$|\n)|\s+(?:y|yo|yrs?|years?|m|f|w|with)\b)"#
+
+    /// A verb after a number about someone ("son 4 fell off", "grandson 3 got into my pills"): an
+    /// age, not a thing counted ("gave husband 2 aspirin").
+    static let verbAfterAge = #"(?=\s+(?:got|has|had|is|was|fell|ate|swallowed|took|woke|keeps|kept|been|came|just|started|vomited|threw|hit|bumped|banged|cant|can't|won't|wont|isn't|isnt|hasn't|hasnt|didn't|didnt|doesn't|doesnt)\b)"#
 
     /// A unit after a number means it is not an age ("she is 38 weeks", "he is 6 foot").
     static let notAUnit = #"(?!\s*(?:%|percent|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|times?|kg|lbs?|cm|mm|ml|°|degrees?|"#
@@ -388,12 +397,13 @@ public struct FindingsParser: Sendable {
             // "flatmate (28, asthmatic)", "my son, 40,". A unit after the number means it is not an age.
             (Self.describedPerson + #"(\d{1,3})\b"# + Self.notAUnit, 1),
             // A number in words only where an age ends: "my grandson, who is two, …" (not "husband's two hands").
-            (Self.describedPerson + #"(two|three|four|five|six|seven|eight|nine|ten)"# + Self.ageEnds, 1),
+            // ("his little girl whos three got hold of…": a verb after it, as for digits below.)
+            (Self.describedPerson + #"(two|three|four|five|six|seven|eight|nine|ten)(?:"# + Self.ageEnds + "|" + Self.verbAfterAge + ")", 1),
             // Terse: "Dad 62.", "Daughter 3, temp", "grandson 2 -" (a family word, then the number, then
             // a break): "gave husband 2 aspirin" and "baby 2 wet nappies" are counts.
             (#"\b(?:"# + Self.familyWords + #")\s+(\d{1,3})"# + Self.ageEnds, 1),
             // "grandson 3 got into my pills", "son 4 fell off": a verb after the number, not a thing counted.
-            (#"\b(?:"# + Self.familyWords + #")\s+(\d{1,3})(?=\s+(?:got|has|had|is|was|fell|ate|swallowed|took|woke|keeps|kept|been|came|just|started|vomited|threw|hit|bumped|banged|cant|can't|won't|wont|isn't|isnt|hasn't|hasnt|didn't|didnt|doesn't|doesnt)\b)"#, 1),
+            (#"\b(?:"# + Self.familyWords + #")\s+(\d{1,3})"# + Self.verbAfterAge, 1),
             // "my daughter 16 years", "I am 25 years": a person and a number of years is an age.
             (Self.personAndYears, 1),
             // (Patterns are matched from a word start, so the parenthesis is a look-behind.)

@@ -53,8 +53,10 @@ public struct FindingsLexicon: Sendable {
     /// `ahead`: a question about what to watch for later ("how will I know if I'm getting
     /// dehydrated"), set aside like another's words whether or not it names a condition.
     var reported: (says: CompiledPattern, unless: CompiledPattern, ahead: CompiledPattern?)
-    /// Idioms said again in the library's words, as derived clauses ("been sick" → "vomiting").
-    var restatements: [(pattern: CompiledPattern, says: String)]
+    /// Idioms said again in the library's words, as derived clauses ("been sick" → "vomiting");
+    /// `replaces`: the idiom's words mislead every reader, so the clause is read as `says` alone
+    /// ("can't breathe through my nose" is a blocked nose, not a struggle to breathe).
+    var restatements: [(pattern: CompiledPattern, says: String, replaces: Bool)]
     /// A measured temperature from this many °C is also said as a finding, in these words.
     /// Below `normalBelowC` a reading is normal: a clause that only gives it (its stems all
     /// `readingWords` or digits) says no finding.

@@ -175,11 +175,11 @@ struct KnowledgeLoader {
             guard let alts = try m.strings(key), !alts.isEmpty else { throw m.error(key, "missing", fix: "restore it from git") }
             return try expand.compile(alts, file: display(file), rule: nil, field: m.field(key), anchored: anchored)
         }
-        var restatements: [(pattern: CompiledPattern, says: String)] = []
+        var restatements: [(pattern: CompiledPattern, says: String, replaces: Bool)] = []
         for (i, item) in (try fin.list("restatements") ?? []).enumerated() {
             let m = try StrictMapping(item, file: display(ffile), path: "restatements[\(i)]")
-            try m.rejectUnknownKeys(["says", "when"])
-            restatements.append((try pattern(m, "when", ffile), try m.requiredString("says")))
+            try m.rejectUnknownKeys(["says", "when", "replaces"])
+            restatements.append((try pattern(m, "when", ffile), try m.requiredString("says"), try m.bool("replaces") ?? false))
         }
         guard let fever = try fin.mapping("measured_fever") else { throw fin.error("measured_fever", "missing", fix: "restore it from git") }
         try fever.rejectUnknownKeys(["at_least_c", "says", "normal_below_c", "reading_words"])
