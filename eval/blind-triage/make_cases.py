@@ -189,3 +189,31 @@ if os.path.isdir(os.path.join(here, 'dev15')):
     level15 = {s['id']: s['level'] for s in scen15}
     assert not set(level15) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8) | set(level9) | set(level10) | set(level11) | set(level12) | set(level13) | set(level14)), 'dev15 scenario ids must be new'
     assemble(os.path.join('dev15', 'messages'), 'dev15-cases.jsonl', level15, {i: 'dev' for i in level15})
+
+# A sixteenth dev batch (dev16/), written 2026-11-25 (session 19) by a seventh scenario writer that
+# read no file, asked for people whose long-term condition, medicine or situation changes what a
+# symptom means (insulin, blood thinners, steroids and adrenal insufficiency, immune suppression,
+# sickle cell, heart failure, devices, dialysis, epilepsy, a shunt, recent surgery, pregnancy and
+# the weeks after birth, frailty, learning disability told by a carer, psychiatric medicines,
+# dependence, travel): 100 new scenarios (50 emergency, often decided by one detail said in
+# passing; 20 urgent; 15 routine and 10 self-care about the same kinds of people, so the condition
+# alone makes nothing serious; 5 not-understood), then six writers in the first batch's six voices.
+# All dev.
+if os.path.isdir(os.path.join(here, 'dev16')):
+    scen16 = [json.loads(l) for l in open(os.path.join(here, 'dev16', 'scenarios.jsonl')) if l.strip()]
+    level16 = {s['id']: s['level'] for s in scen16}
+    assert not set(level16) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8) | set(level9) | set(level10) | set(level11) | set(level12) | set(level13) | set(level14) | set(level15)), 'dev16 scenario ids must be new'
+    assemble(os.path.join('dev16', 'messages'), 'dev16-cases.jsonl', level16, {i: 'dev' for i in level16})
+
+# A seventeenth dev batch (dev17/), written 2026-11-25 (session 19) for breadth of emergency
+# coverage: an eighth scenario writer that read no file went through public guidance (the NHS
+# condition pages' "call 999" and "go to A&E" sections, NHS 111, CDC and MedlinePlus emergency
+# lists, RCPCH traffic lights, pregnancy pages) body system by body system and wrote 120 scenarios:
+# 90 emergencies, each a different call-999 criterion, the less obvious ones as well as the common;
+# 15 urgent; 15 benign counterparts (13 self-care, 2 routine). Four writers (terse, rambling,
+# English as a second language, texting) wrote one message each. All dev.
+if os.path.isdir(os.path.join(here, 'dev17')):
+    scen17 = [json.loads(l) for l in open(os.path.join(here, 'dev17', 'scenarios.jsonl')) if l.strip()]
+    level17 = {s['id']: s['level'] for s in scen17}
+    assert not set(level17) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8) | set(level9) | set(level10) | set(level11) | set(level12) | set(level13) | set(level14) | set(level15) | set(level16)), 'dev17 scenario ids must be new'
+    assemble(os.path.join('dev17', 'messages'), 'dev17-cases.jsonl', level17, {i: 'dev' for i in level17})
