@@ -219,6 +219,11 @@ struct FindingsParserTests {
         #expect(parser.parse("his little girl whos three got hold of the bottle").ageYears == 3)
         #expect(parser.parse("my nephew who's two ate a slug pellet").ageYears == 2)
         #expect(parser.parse("my husband who is three times as stubborn has a cough").ageYears == nil)
+        // An age said with "have" ("mi hijo tiene 3 años"): an age, and no duration of years.
+        let has = parser.parse("My son has 3 years and a fever since this morning")
+        #expect(has.ageYears == 3)
+        #expect((has.durationDays ?? 0) < 365)
+        #expect(parser.parse("I have had 2 years of back pain").ageYears == nil)
     }
 
     /// "had our baby 4 days ago" is a birth, not a baby's age; a baby's own age still counts.
@@ -315,6 +320,16 @@ struct FindingsParserTests {
         #expect(!parser.parse("I feel sick").positive.contains("vomiting"))
         #expect(!parser.parse("he has been sick with a cold all week").positive.contains("vomiting"))
         #expect(!parser.parse("she hasn't been sick twice").positive.contains("vomiting"))
+    }
+
+    /// "but" starts a clause afresh, except when what follows only qualifies the clause before it.
+    @Test func butThatOnlyQualifiesStaysWithItsClause() {
+        #expect(parser.parse("the baby is moving but much less than normal").positive == ["the baby is moving but much less than normal"])
+        #expect(parser.parse("kicking but not as much as usual").clauses.count == 1)
+        #expect(parser.parse("I have a cough but no fever").clauses.count == 2)
+        // The movements felt, said alone, are the reassurance; fewer of them are the finding.
+        #expect(parser.parse("no bleeding, baby moving").positive.isEmpty)
+        #expect(!parser.parse("baby moving less than usual").positive.isEmpty)
     }
 
     /// An idiom whose own words mislead is read as its restatement alone: "can't breathe through my

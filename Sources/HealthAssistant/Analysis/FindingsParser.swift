@@ -22,7 +22,8 @@ public struct FindingsParser: Sendable {
         // about the baby ("he is yellow and sleepy", feeds, nappies): then the birth is not the patient's.
         // "I'm 29 weeks" is how far along a pregnancy is: no age of 29 and no duration.
         let gestation = lexicon.pregnancyWeeks.ranges(in: lower)
-        let timed = gestation.reversed().reduce(lower) { $0.replacingCharacters(in: $1, with: "pregnant") }
+        // "my son has 2 years" (an age told as in Spanish, French or Italian) is an age, not a duration.
+        let timed = Self.ageToldWithHave(gestation.reversed().reduce(lower) { $0.replacingCharacters(in: $1, with: "pregnant") })
         // (A pregnancy's weeks hold no words of a birth, so the birth is found in `timed` as in the text.)
         let birth = lexicon.babyIsPatient.matches(lower) ? [] : lexicon.postpartum.ranges(in: timed)
         f.ageYears = age(birth.reversed().reduce(timed) { $0.replacingCharacters(in: $1, with: "gave birth") })
@@ -91,7 +92,7 @@ public struct FindingsParser: Sendable {
         // Sentences first, then commas and brackets; "but", "although", "however" start afresh.
         for sentence in Self.sentences(text) {
             let pieces = sentence.components(separatedBy: CharacterSet(charactersIn: ",()"))
-                .flatMap { $0.components(separatedBy: " but ") }
+                .flatMap(Self.splitAtBut)
                 .flatMap { $0.components(separatedBy: " however ") }
                 .flatMap { $0.components(separatedBy: " although ") }
                 .flatMap { $0.components(separatedBy: " though ") }
@@ -115,6 +116,24 @@ public struct FindingsParser: Sendable {
             }
         }
         return out.filter { !$0.text.isEmpty && $0.text.rangeOfCharacter(from: .letters) != nil }
+    }
+
+    /// A piece split at " but ", except where what follows only qualifies what came before ("the
+    /// baby is moving but much less than usual", "kicking but not as much"): apart, the first half
+    /// would read as all being well and the second as nothing at all.
+    static func splitAtBut(_ piece: String) -> [String] {
+        let parts = piece.components(separatedBy: " but ")
+        guard parts.count > 1 else { return parts }
+        var out = [parts[0]]
+        for part in parts.dropFirst() {
+            if part.range(of: #"^\s*(?:(?:much|a lot|a bit|far|way|lots|loads|even|still) )?(?:less|fewer|weaker|slower|quieter|softer|not (?:as|so|like|nearly)|nowhere near|hardly|barely)\b"#,
+                          options: [.regularExpression, .caseInsensitive]) != nil {
+                out[out.count - 1] += " but " + part
+            } else {
+                out.append(part)
+            }
+        }
+        return out
     }
 
     /// Sentences split at . ; ! ? and line breaks, except a point between digits: "temp 38.3 and
@@ -349,6 +368,15 @@ public struct FindingsParser: Sendable {
     /// What may follow an age said without "old": a break (punctuation, a dash, the end) or an age unit.
     static let ageEnds = #"(?=\s*(?:[.,;:!?)]|-|–|$|\n)|\s+(?:y|yo|yrs?|years?|m|f|w|with)\b)"#
 
+    /// "my son has 3 years", "I have 35 years": an age said with "have", as several languages say it,
+    /// read as "is 3 years old" (so it is no duration of 3 years); "have 2 years of …", "… left",
+    /// "… ago" are not ages.
+    static func ageToldWithHave(_ t: String) -> String {
+        guard t.contains(" ha") else { return t }
+        let pattern = #"\b((?:i|"# + describedPeople + #")) (?:has|have) (\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten) (?:years?|yrs?)\b(?! (?:ago|of|old|left|to|until|before|since|more|now|already|in|at|on|with|without))"#
+        return t.replacingOccurrences(of: pattern, with: "$1 is $2 years old", options: .regularExpression)
+    }
+
     /// A verb after a number about someone ("son 4 fell off", "grandson 3 got into my pills"): an
     /// age, not a thing counted ("gave husband 2 aspirin").
     static let verbAfterAge = #"(?=\s+(?:got|has|had|is|was|fell|ate|swallowed|took|woke|keeps|kept|been|came|just|started|vomited|threw|hit|bumped|banged|cant|can't|won't|wont|isn't|isnt|hasn't|hasnt|didn't|didnt|doesn't|doesnt)\b)"#
@@ -556,7 +584,8 @@ public struct FindingsParser: Sendable {
         var readings: [Double] = []
         for m in t.regexAllCaptures(#"(\d{2,3})\s*%\s*(?:on room air|oxygen|o2|sat)"#) { if let v = Double(m[0]) { readings.append(v) } }
         // "My oximeter. It says 85%": a percentage soon after the word, across a sentence break.
-        for m in t.regexAllCaptures(#"\b(?:oximeter|sats?|oxygen|o2|spo2)\b\D{0,25}?(\d{2,3})\s*%"#) { if let v = Double(m[0]) { readings.append(v) } }
+        // ("the finger probe is reading 90%": the clip on the finger is the oximeter.)
+        for m in t.regexAllCaptures(#"\b(?:oximeter|oxymeter|sats?|oxygen|o2|spo2|(?:finger|pulse|sats|oxygen) (?:probe|clip|monitor|sensor))\b\D{0,25}?(\d{2,3})\s*%"#) { if let v = Double(m[0]) { readings.append(v) } }
         let otherVital = #"pulse(?! ox)|heart|hr|bpm|bp|blood pressure|pressure|temp|temperature|weight|sugar|glucose|peak flow|breaths?|tank|cylinder|concentrator|litres?|liters?|years?|aged?|he'?s|she'?s|i'?m|i am"#
         let number = #"(?<![\d./:])(\d{2,3})(?![\d.:]|\s*/\s*\d|\s*(?:over\b|bpm|beats|breaths|years?|yrs?|y/?o\b|mins?\b|minutes?|hours?|hrs?|kg|lbs?|weeks?|days?|mg|ml|mmol|c\b|f\b|°|%\s*of|am\b|pm\b))"#
         for m in t.regexAllCaptures(#"\b(?:spo2|sp02|sats?|saturations?|o2|oxygen|oximeter|pulse ox)\b((?:(?!\b(?:"# + otherVital + #")\b)[^.;!?\n]){0,80})"#) {
