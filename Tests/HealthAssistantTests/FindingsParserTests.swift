@@ -153,12 +153,15 @@ struct FindingsParserTests {
     /// since something ("6 weeks post op"), a baby's weeks or a time past are not a pregnancy.
     @Test func weeksAloneCanBeAPregnancy() {
         for text in ["I'm 29 weeks and getting tightenings every 5 minutes", "my wife is 37 weeks, her waters went",
-                     "she's 34 weeks and her face is puffy", "im 29+3 and bleeding"] {
+                     "she's 34 weeks and her face is puffy", "im 29+3 and bleeding",
+                     // Weeks beside the baby's kicks or the midwife, and a woman's terse age.
+                     "no kicks since lunch, 34 wks", "30 weeks, the baby's movements have slowed", "31F 33 wks, itchy palms"] {
             let f = parser.parse(text)
             #expect(f.pregnant && f.durationDays == nil && f.lastedDays == nil, "\(text)")
         }
         for text in ["I'm 6 weeks post op and the wound is red", "she's 6 weeks and has a fever", "I'm 2 weeks into antibiotics",
-                     "I'm 3 weeks late", "he is 30 weeks", "my baby is 8 weeks old"] {
+                     "I'm 3 weeks late", "he is 30 weeks", "my baby is 8 weeks old", "my 16 weeks old is kicking his legs",
+                     "52f 4 weeks cough"] {
             #expect(!parser.parse(text).pregnant, "\(text)")
         }
         #expect(parser.parse("I'm 29 weeks and the pain has been there for 2 days").durationDays == 2)
