@@ -169,6 +169,9 @@ struct FindingsParserTests {
         // The weeks of a pregnancy are no age; weeks "with" a trouble are no pregnancy.
         #expect(parser.parse("I'm 10 weeks and been sick 3 times today").ageYears == nil)
         #expect(!parser.parse("I'm 6 weeks with this back pain").pregnant)
+        // In a pregnancy "the baby" is not yet born: no baby's age.
+        #expect(parser.parse("I'm 30 weeks pregnant and the baby isn't moving").ageYears == nil)
+        #expect(parser.parse("I'm 30 weeks pregnant and 31 years old").ageYears == 31)
     }
 
     /// An "or" item stays in its denial though it starts with a verb; an "and" item is new.

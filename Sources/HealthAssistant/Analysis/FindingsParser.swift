@@ -26,10 +26,11 @@ public struct FindingsParser: Sendable {
         let timed = Self.ageToldWithHave(gestation.reversed().reduce(lower) { $0.replacingCharacters(in: $1, with: "pregnant") })
         // (A pregnancy's weeks hold no words of a birth, so the birth is found in `timed` as in the text.)
         let birth = lexicon.babyIsPatient.matches(lower) ? [] : lexicon.postpartum.ranges(in: timed)
-        f.ageYears = age(birth.reversed().reduce(timed) { $0.replacingCharacters(in: $1, with: "gave birth") })
+        f.pregnant = (!gestation.isEmpty || lexicon.pregnant.matches(lower)) && !lexicon.pregnancyDenial.matches(lower)
+        // In a pregnancy "the baby" is the one not yet born: no baby's age for the writer.
+        f.ageYears = age(birth.reversed().reduce(timed) { $0.replacingCharacters(in: $1, with: "gave birth") }, babyWordIsAnAge: !f.pregnant)
         f.sex = sex(lower)
         f.postpartum = !birth.isEmpty
-        f.pregnant = (!gestation.isEmpty || lexicon.pregnant.matches(lower)) && !lexicon.pregnancyDenial.matches(lower)
         if f.pregnant || f.postpartum { f.sex = .female }
         f.durationDays = duration(timed)
         f.lastedDays = lasted(timed)
@@ -406,7 +407,7 @@ public struct FindingsParser: Sendable {
         return out
     }
 
-    func age(_ t: String) -> Double? {
+    func age(_ t: String, babyWordIsAnAge: Bool = true) -> Double? {
         let t = Self.wordNumbersAsDigits(t)
         let n = Self.ageNumber
         let patterns: [(String, Double)] = [
@@ -447,8 +448,8 @@ public struct FindingsParser: Sendable {
                 if years < 120 { return years }
             }
         }
-        if t.regexRange(#"\b(newborn|new born|neonate)\b"#) != nil { return 0.05 }
-        if t.regexRange(#"\b(baby|infant)\b"#) != nil { return 0.5 }
+        if babyWordIsAnAge, t.regexRange(#"\b(newborn|new born|neonate)\b"#) != nil { return 0.05 }
+        if babyWordIsAnAge, t.regexRange(#"\b(baby|infant)\b"#) != nil { return 0.5 }
         if t.regexRange(#"\btoddler\b"#) != nil { return 2 }
         if t.regexRange(#"\b(teen|teenager)\b"#) != nil { return 15 }
         if t.regexRange(#"\b(elderly|my (grand)?(mum|mom|mother|dad|father|grandma|grandpa|grandmother|grandfather) is (in her|in his) (70|80|90)s)\b"#) != nil { return 78 }
