@@ -217,3 +217,17 @@ if os.path.isdir(os.path.join(here, 'dev17')):
     level17 = {s['id']: s['level'] for s in scen17}
     assert not set(level17) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8) | set(level9) | set(level10) | set(level11) | set(level12) | set(level13) | set(level14) | set(level15) | set(level16)), 'dev17 scenario ids must be new'
     assemble(os.path.join('dev17', 'messages'), 'dev17-cases.jsonl', level17, {i: 'dev' for i in level17})
+
+# An eighteenth dev batch (dev18/), written 2026-11-25 (session 20) for atypical and understated
+# presentations: a ninth scenario writer that read no file went body system by body system (heart,
+# lungs and airway, brain, eyes, ENT and teeth, bowel, liver and pancreas, kidneys, genitals,
+# pregnancy, skin, bones, blood, hormones, mental health, poisoning, environment, injuries) and wrote
+# 100 scenarios of serious problems told without the textbook words (a heart attack as tiredness
+# and a heavy jaw, an effect described instead of the symptom, numbers said in passing, playing it
+# down): 50 emergency, 20 urgent, 15 routine and 10 self-care (several with a frightening word but
+# benign facts), 5 not-understood. Six writers in the first batch's six voices. All dev.
+if os.path.isdir(os.path.join(here, 'dev18')):
+    scen18 = [json.loads(l) for l in open(os.path.join(here, 'dev18', 'scenarios.jsonl')) if l.strip()]
+    level18 = {s['id']: s['level'] for s in scen18}
+    assert not set(level18) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8) | set(level9) | set(level10) | set(level11) | set(level12) | set(level13) | set(level14) | set(level15) | set(level16) | set(level17)), 'dev18 scenario ids must be new'
+    assemble(os.path.join('dev18', 'messages'), 'dev18-cases.jsonl', level18, {i: 'dev' for i in level18})
