@@ -13,12 +13,15 @@ struct EvalTriageCommand: AsyncParsableCommand {
     @Option(help: "all | dev | test: evaluate every case, or one half of a set split by scenario.") var split: String = "all"
     @Flag(help: "List the cases that miss a target (refused on the test half).") var verbose = false
     @Flag(help: "End with one JSON line of the figures.") var json = false
+    @Option(help: "Write every case's answer (gold, level, the evidence that set it) as JSON lines to this file, to study a mechanism across a set (refused on the test half).")
+    var decisions: String?
     @Argument(help: "Cases file.") var file: String
 
     func validate() throws {
         guard ["all", "dev", "test"].contains(split) else { throw ValidationError("--split must be all, dev or test") }
         guard ModelSelector.Request(rawValue: model) != nil else { throw ValidationError("--model must be auto, lite or complete") }
         if verbose && split != "dev" { throw ValidationError("--verbose lists misses only for --split dev: the test half is scored, not read") }
+        if decisions != nil && split != "dev" { throw ValidationError("--decisions writes answers only for --split dev: the test half is scored, not read") }
     }
 
     struct Case: Decodable { let text: String; let triage: String; let split: String? }
@@ -32,9 +35,16 @@ struct EvalTriageCommand: AsyncParsableCommand {
         var counts: [String: [TriageLevel: Int]] = [:]
         var junkUnderstood = 0, junkWithConditions = 0, junk = 0
         var misses: [String] = []
+        var trace: [String] = []
         for c in cases {
             let answer = try await assistant.ask(c.text, options: .init(model: ModelSelector.Request(rawValue: model)!))
             let got = answer.triage.level
+            if decisions != nil {
+                let line: [String: Any] = ["text": c.text, "gold": c.triage, "level": got.rawValue, "understood": answer.understood,
+                                           "decided_by": answer.triage.decidedBy, "reason": answer.triage.reason,
+                                           "conditions": answer.conditions.prefix(3).map(\.id)]
+                if let d = try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]) { trace.append(String(decoding: d, as: UTF8.self)) }
+            }
             if c.triage == "not-understood" {
                 junk += 1
                 if answer.understood { junkUnderstood += 1; misses.append("[junk understood as \(got.rawValue)] \(c.text)") }
@@ -75,6 +85,11 @@ struct EvalTriageCommand: AsyncParsableCommand {
             "\(g.rawValue) [" + TriageLevel.allCases.reversed().map { "\(counts[g.rawValue]?[$0] ?? 0)" }.joined(separator: " ") + "]"
         }.joined(separator: "  "))
         if verbose { for m in misses { print("MISS " + m) } }
+        if let decisions {
+            do { try (trace.joined(separator: "\n") + "\n").write(toFile: decisions, atomically: true, encoding: .utf8) } catch {
+                throw CLIError(message: "cannot write \(decisions): \(error.localizedDescription); choose a writable path")
+            }
+        }
         if json {
             func f(_ x: (Int, Int)) -> Double { x.1 == 0 ? 0 : Double(x.0) / Double(x.1) }
             print(String(format: "{\"emergency\": %.4f, \"emergency_to_routine_or_self_care\": %d, \"urgent_or_above\": %.4f, \"mild_not_above_urgent\": %.4f, \"mild_not_emergency\": %.4f, \"junk_not_understood\": %.4f}",
