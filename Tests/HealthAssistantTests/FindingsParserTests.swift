@@ -113,9 +113,22 @@ struct FindingsParserTests {
         #expect(f.positive.contains("she is playing"))
         #expect(parser.parse("eating and drinking normally and no vomiting").negative.contains("drinking normally"))
         #expect(parser.parse("I don't feel well").negative.isEmpty)
+        // The rest of a denial read afresh keeps its own "or".
+        let thinners = parser.parse("not dizzy, not short of breath - and I don't take aspirin or any blood thinners")
+        #expect(thinners.positive.allSatisfy { !$0.contains("blood thinners") }, "\(thinners.clauses)")
+        // After "at all", "just" says what there is instead.
+        let instead = parser.parse("no chest pain at all just clammy n feel off")
+        #expect(instead.negative == ["chest pain at all"] && instead.positive.contains(where: { $0.contains("clammy") }), "\(instead.clauses)")
+        // The person as a whole: "I feel well" and "otherwise well" reassure (by meaning, "i feel well" met "feel sick").
+        #expect(parser.parse("a small lump on my testicle. I feel well").negative == ["i feel well"])
+        #expect(parser.parse("rash on her arm, otherwise well").negative == ["otherwise well"])
+        #expect(parser.parse("I feel well").positive.isEmpty)
         #expect(parser.parse("not feeding well since this morning").negative.isEmpty)
         // A change from normal is a finding: "faster than normal", "hardly feeding well".
         #expect(parser.parse("tummy pain and breathing faster than normal").negative.isEmpty)
+        // A finding named in the piece is not reassured away by its last words.
+        #expect(parser.parse("tongue swollen and breathing fine").positive == ["tongue swollen"])
+        #expect(parser.parse("lips tongue n throat totally fine").positive.isEmpty)
         #expect(parser.parse("a cough and is hardly feeding well").negative.isEmpty)
         // Texting's "n" is "and".
         #expect(parser.parse("red stuff in nappy. feeding well n wet nappies normal").negative == ["feeding well", "wet nappies normal"])
@@ -205,6 +218,31 @@ struct FindingsParserTests {
         #expect(parser.parse("Hello. About 6 month I have bloating").lastedDays == 180)
         #expect((parser.parse("over the last few months I've noticed tingling").lastedDays ?? 0) >= 60)
         #expect(parser.parse("About 2 hours ago he collapsed").lastedDays == nil)
+        // A span with no count: "past month", "in the last week"; not "last week" alone (a time).
+        #expect(parser.parse("son 10, past month he's needed his blue inhaler 3 times a week").lastedDays == 30)
+        #expect(parser.parse("my knee has ached in the last week").lastedDays == 7)
+        #expect(parser.parse("last week I fell off my bike, now my wrist hurts").lastedDays == nil)
+    }
+
+    /// Where a reading was taken says it is a temperature.
+    @Test func aReadingTakenUnderTheArmIsATemperature() {
+        #expect(parser.parse("son 3 wks old. felt warm tonight, underarm 38.1, 15 min later 38.0").vitals.temperatureC == 38.1)
+        #expect(parser.parse("I weigh 38.5 stone").vitals.temperatureC == nil)
+    }
+
+    /// A peak flow reading beside the person's best is a share of it.
+    @Test func peakFlowAgainstBest() {
+        #expect(parser.parse("asthma worse since a cold. peak flow 320, best 460").vitals.peakFlowPercent == 70)
+        #expect(parser.parse("my best peak flow is 500, today it's 240").vitals.peakFlowPercent == 48)
+        #expect(parser.parse("peak flow 450 this morning").vitals.peakFlowPercent == nil)
+    }
+
+    /// Unbroken sleep is a reassurance, not a sleepy or hard-to-wake child.
+    @Test func sleepingThroughTheNightReassures() {
+        let f = parser.parse("cough after football. otherwise well, sleeping thru the night")
+        #expect(f.negative.contains("sleeping thru the night"), "\(f.clauses)")
+        #expect(parser.parse("coughing through the night").negative.isEmpty)
+        #expect(parser.parse("she has been sleeping all day and is hard to wake").negative.isEmpty)
     }
 
     /// A family word and a number is an age, said tersely or in words; a count after one is not.
@@ -225,6 +263,10 @@ struct FindingsParserTests {
         #expect(parser.parse("his little girl whos three got hold of the bottle").ageYears == 3)
         #expect(parser.parse("my nephew who's two ate a slug pellet").ageYears == 2)
         #expect(parser.parse("my husband who is three times as stubborn has a cough").ageYears == nil)
+        // "… and" with a verb after a worded age: "my son is two and was well until yesterday".
+        #expect(parser.parse("My son is two and was perfectly well until yesterday").ageYears == 2)
+        #expect(parser.parse("my daughter is seven and has a cough").ageYears == 7)
+        #expect(parser.parse("my son is two and a half stone heavier").ageYears == nil)
         // An age said with "have" ("mi hijo tiene 3 años"): an age, and no duration of years.
         let has = parser.parse("My son has 3 years and a fever since this morning")
         #expect(has.ageYears == 3)

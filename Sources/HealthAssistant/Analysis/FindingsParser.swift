@@ -199,7 +199,7 @@ public struct FindingsParser: Sendable {
         // denial: "not sleeping well on the train home i got a squeezing in my chest". A subject
         // that starts a statement ends the denial; the rest is read afresh, after the denial.
         var rest: String?
-        if let k = Self.newStatementStart(in: after) {
+        if let k = Self.newStatementStart(in: after) ?? Self.afterAtAll(in: after) {
             rest = String(after[k...])
             after = String(after[..<k]).trimmingCharacters(in: .whitespaces)
         }
@@ -226,7 +226,12 @@ public struct FindingsParser: Sendable {
                 && !after.lowercased().contains(" with " + parts[$0].lowercased())
         }) {
             for part in parts[..<end] { out.append(.init(text: part, negated: true)) }
-            appendClauses(parts[end...].joined(separator: " and "), to: &out)
+            // The rest as written, so its own "or" stays: "… and I don't take aspirin or any blood
+            // thinners" keeps both denied (joined with "and", the blood thinners were read as taken).
+            var from = after.startIndex
+            for part in parts[..<end] { if let r = after.range(of: part, range: from..<after.endIndex) { from = r.upperBound } }
+            let restAsWritten = after.range(of: parts[end], range: from..<after.endIndex).map { String(after[$0.lowerBound...]) }
+            appendClauses(restAsWritten ?? parts[end...].joined(separator: " and "), to: &out)
         } else {
             for part in parts { out.append(.init(text: part, negated: true)) }
         }
@@ -252,6 +257,12 @@ public struct FindingsParser: Sendable {
                                              "before", "while", "unless", "until", "till", "til", "where", "than", "whether", "how",
                                              "what", "which", "who", "so", "and", "or", "nor", "but", "though", "like", "once", "even",
                                              "thought", "think", "know", "knew", "said", "says", "sure", "say", "hope", "wish", "can", "could"]
+
+    /// "no chest pain at all just clammy": after "at all", "just" or "only" says what there is instead.
+    static func afterAtAll(in text: String) -> String.Index? {
+        guard text.contains("at all") else { return nil }
+        return text.regexRange(#"\bat all,?\s+(?=(just|only|but|apart from)\s+\w)"#)?.upperBound
+    }
 
     /// Where a new statement starts inside a denial's words, past their first word: a subject
     /// (`statementSubjects`) not after a subordinating word, with a word after it.
@@ -380,7 +391,7 @@ public struct FindingsParser: Sendable {
 
     /// A verb after a number about someone ("son 4 fell off", "grandson 3 got into my pills"): an
     /// age, not a thing counted ("gave husband 2 aspirin").
-    static let verbAfterAge = #"(?=\s+(?:got|has|had|is|was|fell|ate|swallowed|took|woke|keeps|kept|been|came|just|started|vomited|threw|hit|bumped|banged|cant|can't|won't|wont|isn't|isnt|hasn't|hasnt|didn't|didnt|doesn't|doesnt)\b)"#
+    static let verbAfterAge = #"(?=\s+(?:and\s+(?:he|she|they|now|since|just\s+)?)?(?:got|has|had|is|was|fell|ate|swallowed|took|woke|keeps|kept|been|came|just|started|vomited|threw|hit|bumped|banged|cant|can't|won't|wont|isn't|isnt|hasn't|hasnt|didn't|didnt|doesn't|doesnt)\b)"#
 
     /// A unit after a number means it is not an age ("she is 38 weeks", "he is 6 foot").
     static let notAUnit = #"(?!\s*(?:%|percent|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|times?|kg|lbs?|cm|mm|ml|°|degrees?|"#
@@ -503,6 +514,7 @@ public struct FindingsParser: Sendable {
         }
         if t.regexRange(#"\b(for|over|past|the past|last) "# + Self.vagueCount + #"(weeks|fortnight)"#) != nil { return 14 }
         if t.regexRange(#"\b(for|over) (the )?(last|past) month\b|\bfor a month\b"#) != nil { return 30 }
+        if let days = Self.pastUnitSpan(t) { return days }
         if t.regexRange(#"\b(for|over|past|the past|last) "# + Self.vagueCount + #"months"#) != nil { return 60 }
         if t.regexRange(#"\b(for|over|past|the past|last) (a |the past )?(year|years)"#) != nil { return 365 }
         if t.contains("since yesterday") || t.contains("last night") || t.contains("this morning") { return 1 }
@@ -533,7 +545,19 @@ public struct FindingsParser: Sendable {
                                 (#"\b(for|over|past|the past|last) "# + Self.vagueCount + #"years\b"#, 365)] where t.regexRange(pattern) != nil {
             longest = max(longest ?? 0, days)
         }
+        if let days = Self.pastUnitSpan(t) { longest = max(longest ?? 0, days) }
         return longest
+    }
+
+    /// "past month he's needed his inhaler", "in the last week": a span with no count. Not "last
+    /// week" alone (a time: "last week I fell"), nor a year ("in the past year I've had three
+    /// infections" counts episodes, not how long this one has lasted).
+    static func pastUnitSpan(_ t: String) -> Double? {
+        for (unit, days) in [("fortnight", 14.0), ("month", 30), ("week", 7)]
+        where t.regexRange(#"\b(?:(?:the|this) past|(?:in|over|for|during|within) the (?:last|past)|past) "# + unit + #"\b"#) != nil {
+            return days
+        }
+        return nil
     }
 
     // MARK: vitals
@@ -549,7 +573,8 @@ public struct FindingsParser: Sendable {
         for m in t.regexAllCaptures(#"\b(?:temp(?:erature)?|fever of|fever is|t)\s*(?:of|is|was|at|:)?\s*(\d{2,3}(?:\.\d+)?)"#) {
             if let value = Double(m[0]) { readings.append(value > 50 ? (value - 32) * 5 / 9 : value) }
         }
-        if t.regexRange(#"temp|fever|hot\b|thermometer"#) != nil {
+        // (Where it was taken says it is a temperature too: "underarm 38.1", "forehead 37.9".)
+        if t.regexRange(#"temp|fever|hot\b|thermometer|warm\b|underarm|under (his|her|the|my) arm|armpit|axilla\w*|forehead|tympanic|rectal|burning up"#) != nil {
             for m in t.regexAllCaptures(#"\b((?:3[5-9]|4[0-2])\.\d)\b(?!\s*(?:mg|ml|kg|g\b|mmol|%|weeks?|lbs?|cm|mm))"#) {
                 if let value = Double(m[0]) { readings.append(value) }
             }
@@ -613,6 +638,15 @@ public struct FindingsParser: Sendable {
             let pattern = #"peak ?flow.{0,40}?("# + form.qualifiers.joined(separator: "|") + #")?\b"# + form.amount
             guard let m = t.regexFirstCaptures(pattern), let value = fractions[m[1]] ?? Double(m[1]) else { continue }
             return below.contains(m[0]) ? value - 0.01 : value
+        }
+        // A reading beside the person's best: "peak flow 320, best 460", "best is 500, today 240".
+        let reading = #"peak ?flow\D{0,20}?(\d{2,3})\b[^.\d]{0,30}?\b(?:best|normal|usual|pb)\b\D{0,12}?(\d{2,3})\b"#
+        let bestFirst = #"\b(?:best|normal|usual|pb)\b\D{0,20}?(\d{2,3})\b[^.\d]{0,30}?\b(?:now|today|tonight|this morning|only|peak ?flow)\b\D{0,12}?(\d{2,3})\b"#
+        if let m = t.regexFirstCaptures(reading), let now = Double(m[0]), let best = Double(m[1]), best >= 100, now < best * 1.5 {
+            return (100 * now / best).rounded()
+        }
+        if t.contains("peak"), let m = t.regexFirstCaptures(bestFirst), let best = Double(m[0]), let now = Double(m[1]), best >= 100, now < best * 1.5 {
+            return (100 * now / best).rounded()
         }
         return nil
     }
