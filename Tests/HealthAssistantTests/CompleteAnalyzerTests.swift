@@ -99,4 +99,26 @@ extension CompleteAnalyzerTests {
         #expect(told.matched.isEmpty)
         #expect(told.contradicted == ["can't move it at all"])
     }
+
+    /// A clause at one end of a scale ("the size of a quarter") sits close by meaning to a phrase at
+    /// the other ("larger than the palm of the hand"); with the contrasts it does not meet it, while
+    /// a phrase of its own end still does. Without them (nil), it meets both.
+    @Test func aClauseAtOneEndOfAScaleDoesNotMeetTheOther() throws {
+        let profiles = [Self.profile("severe", ["burn larger than the palm of the hand"]), Self.profile("minor", ["small red burn"])]
+        let model = Self.orthogonal(profiles)
+        let findings = TestKnowledge.parser.parse("the burn is about the size of a quarter")
+        #expect(findings.positive.count == 1)
+        var input = AnalysisInput(findings: findings, profiles: profiles, retrieval: [:], clauseVectors: Matrix(rows: 1, cols: 2, storage: [0.8, 0.8]),
+                                  priors: TestKnowledge.weights.priors)
+        let blind = CompleteAnalyzer(model: model, weights: Self.weights).rank(input)
+        #expect(blind.first { $0.profile.id == "severe" }?.matched.isEmpty == false)
+        input.contrasts = try #require(TestKnowledge.knowledge.findings.contrasts)
+        let told = CompleteAnalyzer(model: model, weights: Self.weights).rank(input)
+        #expect(told.first { $0.profile.id == "severe" }?.matched.isEmpty ?? true)
+        #expect(told.first { $0.profile.id == "minor" }?.matched == ["small red burn"])
+        let contrasts = try #require(TestKnowledge.knowledge.findings.contrasts)
+        #expect(FindingContrasts.opposed(contrasts.ends(of: "cut is small"), contrasts.ends(of: "deep cut")))
+        #expect(!FindingContrasts.opposed(contrasts.ends(of: "a small but deep cut"), contrasts.ends(of: "deep cut")), "a clause naming both ends is not at one end")
+        #expect(!FindingContrasts.opposed(contrasts.ends(of: "my chest hurts"), contrasts.ends(of: "large burn")))
+    }
 }

@@ -130,7 +130,9 @@ struct TriageRegressionTests {
     /// A test message or a sports question holds loose words of condition names and findings
     /// ("test", "three", "won"), but no whole finding and nothing near a condition's meaning.
     @Test(arguments: ["((((((", "no no no", "hello, how are you today?", "¿Dónde está la estación de tren?",
-                      "Test message, one two three, does this work?", "who won the match last night"])
+                      "Test message, one two three, does this work?", "who won the match last night",
+                      // A greeting shares a word with a condition's name (morning sickness).
+                      "Good morning to you! I do hope you are having a very pleasant day."])
     func junkIsNotUnderstood(text: String) async throws {
         let answer = try await Self.assistant.ask(text)
         #expect(!answer.understood, "\(answer.conditions.map(\.name))")
@@ -140,7 +142,8 @@ struct TriageRegressionTests {
     }
 
     /// One symptom word is a health message: it gets conditions, not a request to describe it.
-    @Test(arguments: ["I feel dizzy", "toothache", "i have hiccups", "eczema flare again", "my son has hydrocephalus"])
+    @Test(arguments: ["I feel dizzy", "toothache", "i have hiccups", "eczema flare again", "my son has hydrocephalus",
+                      "Good morning doctor, I have had morning sickness for 3 weeks"])
     func oneSymptomWordIsUnderstood(text: String) async throws {
         let answer = try await Self.assistant.ask(text)
         #expect(answer.understood, "\(answer.triage.reason)")

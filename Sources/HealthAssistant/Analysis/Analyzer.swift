@@ -46,6 +46,8 @@ public struct AnalysisInput: Sendable {
     public var reversalWords: Set<String> = []
     /// Tells "I can move it" from "can't move it", which the embeddings do not (nil: not told apart).
     public var polarity: AbilityPolarity?
+    /// Opposite ends of a scale: a clause at one end meets no phrase at the other by meaning.
+    public var contrasts: FindingContrasts?
     /// The profiles' `against` findings by stem (`IndexResources.againstLexicon`); nil = built on demand.
     public var againstLexicon: SymptomLexicon?
 

@@ -142,6 +142,10 @@ public struct CompleteAnalyzer: Analyzer {
         // ("I can move it every which way" against "can't move it at all"), whatever the similarity says.
         let affirms = clauses.map { !$0.negated && !$0.reported && (input.polarity?.affirmsAbility($0.text, in: f.text) ?? false) }
         var phraseLoss: [Int: Bool] = [:]
+        // A clause at one end of a scale ("the size of a quarter") meets no phrase at the other
+        // ("larger than the palm of the hand") by meaning; word for word it still may.
+        let clauseEnds = clauses.map { input.contrasts?.ends(of: $0.text) ?? 0 }
+        var phraseEnds: [Int: UInt64] = [:]
         for (e, entry) in model.entries.enumerated() where !model.entryFlagOnly[e] {
             let w = model.entryWeights[e]
             for (c, clause) in clauses.enumerated() where !clause.reported {
@@ -157,6 +161,10 @@ public struct CompleteAnalyzer: Analyzer {
                             neg[entry.condition][entry.symptom] = max(neg[entry.condition][entry.symptom], s)
                             continue
                         }
+                    }
+                    if clauseEnds[c] != 0, s >= threshold, !exact[c][e], let contrasts = input.contrasts {
+                        if phraseEnds[e] == nil { phraseEnds[e] = contrasts.ends(of: entry.phrase) }
+                        if FindingContrasts.opposed(clauseEnds[c], phraseEnds[e]!) { continue }
                     }
                     clauseNearest[entry.condition][c] = max(clauseNearest[entry.condition][c], s)
                     if partial[c].contains(e) { continue }

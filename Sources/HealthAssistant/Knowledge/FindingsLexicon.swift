@@ -18,6 +18,12 @@ public struct FindingsLexicon: Sendable {
     /// A clause saying the person can do something (`ability`) and a finding worded as that ability
     /// lost (`inability`): the embeddings cannot tell them apart (`AnalysisInput.polarity`).
     public var polarity: AbilityPolarity?
+    /// Opposite ends of a scale (small against large, shallow against deep): a clause at one end
+    /// never meets a phrase at the other by meaning (`AnalysisInput.contrasts`).
+    public var contrasts: FindingContrasts?
+    /// Greetings and courtesies said as a whole clause ("good morning to you", "hope you are
+    /// well"): no health words, whatever a condition's name shares with them (morning sickness).
+    public var courtesy: CompiledPattern?
     /// The words before a denial by one of these cues, up to `maxWords`, are what it is about (`Clause.literalOnly`).
     var denialSubject: (cues: Set<String>, maxWords: Int)
     /// Cues whose denial stops at the first "and" or "with" (an auxiliary's: "didn't take my inhaler and can't breathe").

@@ -165,7 +165,7 @@ struct KnowledgeLoader {
             withCue.append((try knownCues(m, "cues"), try expand.compile(try m.strings("after") ?? [], file: display(nfile), rule: nil, field: m.field("after"), anchored: true)))
         }
         let fin = try StrictMapping(try yaml(ffile), file: display(ffile), path: "")
-        try fin.rejectUnknownKeys(["history", "sudden", "gradual", "severe", "pregnant", "pregnancy_weeks", "postpartum", "baby_is_patient", "measured_fever", "hypothesis", "reported", "restatements", "history_statement"])
+        try fin.rejectUnknownKeys(["history", "sudden", "gradual", "severe", "pregnant", "pregnancy_weeks", "postpartum", "baby_is_patient", "measured_fever", "hypothesis", "reported", "restatements", "history_statement", "contrasts", "courtesy"])
         guard let historyMap = try fin.mapping("history") else { throw fin.error("history", "missing", fix: "restore it from git") }
         var history: [(name: String, pattern: CompiledPattern)] = []
         for name in historyMap.values.keys.sorted() {
@@ -208,6 +208,18 @@ struct KnowledgeLoader {
             try p.rejectUnknownKeys(["ability", "inability"])
             polarity = AbilityPolarity(ability: try pattern(p, "ability", nfile), inability: try pattern(p, "inability", nfile), negation: anyCue)
         }
+        var scales: [(name: String, low: [String], high: [String])] = []
+        if let c = try fin.mapping("contrasts") {
+            for name in c.values.keys.sorted() {
+                guard let scale = try c.mapping(name) else { throw c.error(name, "not a mapping", fix: "give it low: and high: lists of words") }
+                try scale.rejectUnknownKeys(["low", "high"])
+                let low = (try scale.strings("low") ?? []).map { $0.lowercased() }, high = (try scale.strings("high") ?? []).map { $0.lowercased() }
+                if low.isEmpty || high.isEmpty { throw scale.error(low.isEmpty ? "low" : "high", "empty", fix: "list the words for each end of the scale") }
+                if let both = Set(low).intersection(high).first { throw scale.error("high", "'\(both)' is at both ends", fix: "keep it at one end") }
+                scales.append((name, low, high))
+            }
+            if scales.count > 32 { throw c.error(scales[32].name, "more than 32 scales", fix: "merge scales") }
+        }
         return FindingsLexicon(
             negationCues: cuePatterns,
             anyNegationCue: anyCue,
@@ -215,6 +227,8 @@ struct KnowledgeLoader {
             cueFillers: Set(try neg.strings("cue_fillers") ?? []),
             reassurances: Set(try neg.strings("reassurances") ?? []), reassuranceMaxWords: Int(try neg.number("reassurance_max_words") ?? 0),
             abilities: try pattern(neg, "abilities", nfile, anchored: true), polarity: polarity,
+            contrasts: scales.isEmpty ? nil : FindingContrasts(scales: scales),
+            courtesy: try fin.strings("courtesy") == nil ? nil : try pattern(fin, "courtesy", ffile, anchored: true),
             denialSubject: (try knownCues(subject, "cues"), Int(try subject.number("max_words") ?? 0)),
             narrowScopeCues: try knownCues(neg, "narrow_scope_cues"),
             reassuranceBreakers: Set(try neg.strings("reassurance_breakers") ?? []),
@@ -365,7 +379,7 @@ struct KnowledgeLoader {
             try s.rejectUnknownKeys(keys)
             return s
         }
-        let diff = try section("differential", ["leading_emergency_without_sign", "leading_emergency_min_matched", "runner_up", "cant_miss"])
+        let diff = try section("differential", ["leading_emergency_without_sign", "leading_emergency_min_matched", "leading_emergency_min_key_coverage", "runner_up", "cant_miss"])
         guard let cm = try diff.mapping("cant_miss") else { throw diff.error("cant_miss", "missing", fix: "restore it from git") }
         try cm.rejectUnknownKeys(["within_top", "typical_key_coverage", "typical_min_matched", "some_key_coverage", "otherwise", "max_score_gap", "gives_way_to", "age_margin_years"])
         var givesWay: [String: [String]] = [:]
@@ -394,6 +408,7 @@ struct KnowledgeLoader {
         return TriagePolicyData(
             leadingEmergencyWithoutSign: try level(diff, "leading_emergency_without_sign"),
             leadingEmergencyMinMatched: Int(try diff.requiredNumber("leading_emergency_min_matched")),
+            leadingEmergencyMinKeyCoverage: try diff.number("leading_emergency_min_key_coverage") ?? 0,
             cantMiss: .init(withinTop: Int(try cm.requiredNumber("within_top")), typicalKeyCoverage: try cm.requiredNumber("typical_key_coverage"),
                             typicalMinMatched: Int(try cm.requiredNumber("typical_min_matched")), someKeyCoverage: try cm.requiredNumber("some_key_coverage"),
                             otherwise: try level(cm, "otherwise"), maxScoreGap: try cm.requiredNumber("max_score_gap"), givesWayTo: givesWay,

@@ -35,6 +35,8 @@ public struct TriagePolicyData: Sendable {
     public var leadingEmergencyWithoutSign: TriageLevel
     /// …when its matches rest on at least this many things said (clauses).
     public var leadingEmergencyMinMatched: Int
+    /// …and at least this share of its key findings (0: none needed).
+    public var leadingEmergencyMinKeyCoverage: Double = 0
     public var cantMiss: CantMiss
     public var runnerUp: RunnerUp
     public var conditionFlagCandidates: Int

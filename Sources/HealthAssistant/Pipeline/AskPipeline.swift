@@ -103,6 +103,7 @@ struct AskPipeline: Sendable {
                                   symptomLexicon: index.symptomLexicon, queryVector: queryVector, priors: knowledge.weights.priors)
         input.reversalWords = knowledge.policy.similarFlagReversalWords
         input.polarity = knowledge.findings.polarity
+        input.contrasts = knowledge.findings.contrasts
         input.goneClauses = Set(f.clauses.indices.filter { ConditionFlagFinder.saysGone(f.clauses[$0].text, policy: knowledge.policy) })
         input.againstLexicon = index.againstLexicon
         var ranked = Array(analyzer.rank(input).prefix(max(10, options.maxConditions)))
@@ -112,16 +113,16 @@ struct AskPipeline: Sendable {
         // matched and were vetoed ("one of my usual seizures"): read once for both.
         let givingWay = knowledge.policy.cantMiss.givesWayTo
         let vetoedRules = rules.vetoed(f, among: Set(givingWay.values.joined()).union(concepts?.concepts.flatMap(\.givesWayTo) ?? []))
+        let ageIsThePatients = ageIsThePatients(f)
         var evidence = redFlags(f, ranked: ranked, clauseVectors: useComplete ? clauseVectors : nil, model: useComplete ? model : nil,
-                                crisisFromRanking: concepts == nil || vectors == nil, index: index)
+                                crisisFromRanking: concepts == nil || vectors == nil, index: index, ageIsThePatients: ageIsThePatients)
         if let concepts, let vectors { evidence = merge(evidence, conceptFlags(f, vectors: vectors, embedded: embedded, model: concepts, ranked: ranked,
                                                                                           vetoed: vetoedRules)) }
         // With no recognisable symptom or finding, say so: no guessed conditions, and safe advice.
-        let understood = Self.understood(f, evidence: evidence, lexicon: index.symptomLexicon, names: index.conditionNames, closestCondition: dense.values.max(),
+        let understood = Self.understood(f, courtesy: knowledge.findings.courtesy, evidence: evidence, lexicon: index.symptomLexicon, names: index.conditionNames, closestCondition: dense.values.max(),
                                          minSimilarity: knowledge.policy.understoodMinSimilarity,
                                          oneWordMinSimilarity: knowledge.policy.understoodOneWordMinSimilarity)
         if !understood { ranked = [] }
-        let ageIsThePatients = ageIsThePatients(f)
         let verdict = understood
             ? triage.decide(f, flags: evidence, ranked: ranked.map { .init(profile: $0.profile, score: $0.score, keyCoverage: $0.keyCoverage,
                                                                      // A picture counts things said: matches resting on one clause count once.
@@ -185,7 +186,7 @@ struct AskPipeline: Sendable {
     /// `index`: its symptom lexicon tells specific one-word wordings, and the conditions the question
     /// names are checked for their flags too (`ConditionNames`).
     func redFlags(_ f: Findings, ranked: [RankedCondition], clauseVectors: Matrix?, model: SymptomModel?, crisisFromRanking: Bool = true,
-                  index: IndexResources? = nil) -> [TriageEvidence] {
+                  index: IndexResources? = nil, ageIsThePatients: Bool? = nil) -> [TriageEvidence] {
         var evidence = rules.hits(f).map { hit in
             var e = TriageEvidence(kind: .rule, level: hit.rule.level, flag: hit.flag, clause: hit.clause, id: hit.rule.id, crisis: hit.rule.crisis)
             e.readClauses = hit.clauses
@@ -194,7 +195,7 @@ struct AskPipeline: Sendable {
         let leading = ranked.prefix(knowledge.policy.conditionFlagCandidates)
         // A condition far outside the person's own age ("sepsis in babies" for a man of 52) lends
         // no warning signs: its flags said in his words describe something else.
-        let ageIsThePatients = ageIsThePatients(f)
+        let ageIsThePatients = ageIsThePatients ?? self.ageIsThePatients(f)
         func ofAge(_ p: ConditionProfile) -> Bool { !(ageIsThePatients && p.outOfAge(f, margin: knowledge.policy.cantMiss.ageMarginYears)) }
         var candidates = leading.map(\.profile).filter(ofAge)
         var named: Set<String> = []
@@ -228,11 +229,13 @@ struct AskPipeline: Sendable {
     /// comes nearer a condition's passage (`oneWordMinSimilarity`) than a film or weather question
     /// does. Without a question vector (keyword-only), words alone decide: a name's word or two
     /// words of the library's wordings.
-    static func understood(_ f: Findings, evidence: [TriageEvidence], lexicon: SymptomLexicon, names: ConditionNames, closestCondition: Double?,
+    static func understood(_ f: Findings, courtesy: CompiledPattern? = nil, evidence: [TriageEvidence], lexicon: SymptomLexicon, names: ConditionNames, closestCondition: Double?,
                            minSimilarity: Double, oneWordMinSimilarity: Double) -> Bool {
         if !evidence.isEmpty || !f.vitals.isEmpty || f.vitals.peakFlowPercent != nil { return true }
         if let closestCondition, closestCondition < minSimilarity { return false }
-        let stems = Set(f.clauses.flatMap { TextMatch.words($0.text) }
+        // A greeting or courtesy said as a whole clause holds no health words ("good morning to you").
+        let said = f.clauses.filter { c in !(courtesy?.matches(c.text.lowercased().trimmingCharacters(in: .punctuationCharacters.union(.whitespaces))) ?? false) }
+        let stems = Set(said.flatMap { TextMatch.words($0.text) }
             .filter { $0.count > 2 && !TextMatch.stopWords.contains($0) && !TextMatch.queryNoise.contains($0) }.map(TextMatch.stem))
         // A whole finding in the words ("sore throat", "I feel dizzy") or a condition named in full
         // ("eczema", "hydrocephalus" are names of one word) is understood at the lower bar. Loose words

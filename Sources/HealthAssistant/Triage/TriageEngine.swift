@@ -112,6 +112,7 @@ public struct TriageEngine: Sendable {
                 var evidence = leading
                 let ruleSaysUrgent = Self.urgentRuleReadsAll(of: top, flags: flags)
                 evidence.level = top.uncontested && !ruleSaysUrgent && top.matched >= policy.leadingEmergencyMinMatched
+                    && top.keyCoverage >= policy.leadingEmergencyMinKeyCoverage
                     ? policy.leadingEmergencyWithoutSign : min(policy.leadingEmergencyWithoutSign, policy.cantMiss.otherwise)
                 let urgentFlags = flags.filter { $0.level >= evidence.level }
                 let signs = top.profile.redFlags.prefix(3).map(\.flag).joined(separator: "; ")
