@@ -119,6 +119,9 @@ public struct FindingsParser: Sendable {
         return out.filter { !$0.text.isEmpty && $0.text.rangeOfCharacter(from: .letters) != nil }
     }
 
+    /// What opens a "but" that only qualifies what came before ("but much less", "but not as much").
+    static let qualifiesWhatCameBefore = #"^(?:(?:much|a lot|a bit|far|way|lots|loads|even|still) )?(?:less|fewer|weaker|slower|quieter|softer|not (?:as|so|like|nearly)|nowhere near|hardly|barely)\b"#
+
     /// A piece split at " but ", except where what follows only qualifies what came before ("the
     /// baby is moving but much less than usual", "kicking but not as much"): apart, the first half
     /// would read as all being well and the second as nothing at all.
@@ -127,8 +130,7 @@ public struct FindingsParser: Sendable {
         guard parts.count > 1 else { return parts }
         var out = [parts[0]]
         for part in parts.dropFirst() {
-            if part.range(of: #"^\s*(?:(?:much|a lot|a bit|far|way|lots|loads|even|still) )?(?:less|fewer|weaker|slower|quieter|softer|not (?:as|so|like|nearly)|nowhere near|hardly|barely)\b"#,
-                          options: [.regularExpression, .caseInsensitive]) != nil {
+            if part.trimmingCharacters(in: .whitespaces).lowercased().regexRange(Self.qualifiesWhatCameBefore) != nil {
                 out[out.count - 1] += " but " + part
             } else {
                 out.append(part)
@@ -385,9 +387,10 @@ public struct FindingsParser: Sendable {
     /// "… ago" are not ages.
     static func ageToldWithHave(_ t: String) -> String {
         guard t.contains(" ha") else { return t }
-        let pattern = #"\b((?:i|"# + describedPeople + #")) (?:has|have) (\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten) (?:years?|yrs?)\b(?! (?:ago|of|old|left|to|until|before|since|more|now|already|in|at|on|with|without))"#
-        return t.replacingOccurrences(of: pattern, with: "$1 is $2 years old", options: .regularExpression)
+        return t.regexReplacing(ageWithHave, with: "$1 is $2 years old")
     }
+
+    static let ageWithHave = #"\b((?:i|"# + describedPeople + #")) (?:has|have) (\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten) (?:years?|yrs?)\b(?! (?:ago|of|old|left|to|until|before|since|more|now|already|in|at|on|with|without))"#
 
     /// A verb after a number about someone ("son 4 fell off", "grandson 3 got into my pills"): an
     /// age, not a thing counted ("gave husband 2 aspirin").

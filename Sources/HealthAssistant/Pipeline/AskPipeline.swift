@@ -186,7 +186,7 @@ struct AskPipeline: Sendable {
     /// `index`: its symptom lexicon tells specific one-word wordings, and the conditions the question
     /// names are checked for their flags too (`ConditionNames`).
     func redFlags(_ f: Findings, ranked: [RankedCondition], clauseVectors: Matrix?, model: SymptomModel?, crisisFromRanking: Bool = true,
-                  index: IndexResources? = nil, ageIsThePatients: Bool? = nil) -> [TriageEvidence] {
+                  index: IndexResources? = nil, ageIsThePatients: Bool) -> [TriageEvidence] {
         var evidence = rules.hits(f).map { hit in
             var e = TriageEvidence(kind: .rule, level: hit.rule.level, flag: hit.flag, clause: hit.clause, id: hit.rule.id, crisis: hit.rule.crisis)
             e.readClauses = hit.clauses
@@ -195,7 +195,6 @@ struct AskPipeline: Sendable {
         let leading = ranked.prefix(knowledge.policy.conditionFlagCandidates)
         // A condition far outside the person's own age ("sepsis in babies" for a man of 52) lends
         // no warning signs: its flags said in his words describe something else.
-        let ageIsThePatients = ageIsThePatients ?? self.ageIsThePatients(f)
         func ofAge(_ p: ConditionProfile) -> Bool { !(ageIsThePatients && p.outOfAge(f, margin: knowledge.policy.cantMiss.ageMarginYears)) }
         var candidates = leading.map(\.profile).filter(ofAge)
         var named: Set<String> = []
