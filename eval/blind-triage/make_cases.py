@@ -231,3 +231,17 @@ if os.path.isdir(os.path.join(here, 'dev18')):
     level18 = {s['id']: s['level'] for s in scen18}
     assert not set(level18) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8) | set(level9) | set(level10) | set(level11) | set(level12) | set(level13) | set(level14) | set(level15) | set(level16) | set(level17)), 'dev18 scenario ids must be new'
     assemble(os.path.join('dev18', 'messages'), 'dev18-cases.jsonl', level18, {i: 'dev' for i in level18})
+
+# A nineteenth dev batch (dev19/), written 2026-11-25 (session 21) by a tenth scenario writer that
+# read no file, asked to go through the telephone-triage protocol titles (adult and paediatric, with
+# pregnancy and older adults: one protocol per chief complaint, as nurse advice lines use them) so the
+# list covers many chief complaints rather than rare conditions, each with the disposition that
+# protocol's questions reach: 100 scenarios (50 emergency told the way ordinary people tell them, the
+# decisive detail often one item said in passing, a third by someone who thinks it minor or asks a
+# practical question; 20 urgent; 15 routine; 10 self-care, some in alarming words; 5 not-understood of
+# five kinds), then six writers in the first batch's six voices. All dev.
+if os.path.isdir(os.path.join(here, 'dev19')):
+    scen19 = [json.loads(l) for l in open(os.path.join(here, 'dev19', 'scenarios.jsonl')) if l.strip()]
+    level19 = {s['id']: s['level'] for s in scen19}
+    assert not set(level19) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8) | set(level9) | set(level10) | set(level11) | set(level12) | set(level13) | set(level14) | set(level15) | set(level16) | set(level17) | set(level18)), 'dev19 scenario ids must be new'
+    assemble(os.path.join('dev19', 'messages'), 'dev19-cases.jsonl', level19, {i: 'dev' for i in level19})
