@@ -34,6 +34,20 @@ struct ConditionEvidenceTests {
         #expect(try flags("woke up completely deaf in one ear, nothing else wrong", p) == ["hearing lost suddenly"])
     }
 
+    /// A finding worded as something lost ("can't pee") is met only by a clause that says a loss:
+    /// without its negation the stems leave "pee", which "up 3 times a night to pee" holds too.
+    @Test func aLostAbilityNeedsALossInTheClause() throws {
+        let k = try TestKnowledge.loaded.get()
+        let p = profile(symptoms: [("weak urine stream", "key", []), ("unable to pee at all", "occasional", ["can't pee"])],
+                        flags: [.init(flag: "suddenly unable to pee at all", level: .emergency, any: ["unable to pee at all"])])
+        let finder = ConditionFlagFinder(policy: k.policy)
+        let polarity = k.findings.polarity
+        let up = k.parser.parse("weak urine stream, and I'm up 3 times every night to pee")
+        #expect(finder.lexicalFlags(up, candidates: [p], named: [p.id], polarity: polarity).isEmpty)
+        let cant = k.parser.parse("weak urine stream for months and tonight he can't pee at all")
+        #expect(finder.lexicalFlags(cant, candidates: [p], named: [p.id], polarity: polarity).map(\.flag) == ["suddenly unable to pee at all"])
+    }
+
     /// A condition the person names ("he has a hernia in his groin") shows itself around a lone
     /// finding, and is checked for its flags whatever the ranking says.
     @Test func aNamedConditionIsCheckedForItsFlags() throws {

@@ -272,6 +272,27 @@ struct FindingsParserTests {
         #expect(has.ageYears == 3)
         #expect((has.durationDays ?? 0) < 365)
         #expect(parser.parse("I have had 2 years of back pain").ageYears == nil)
+        // A baby's weeks said with "have", where the sentence ends: an age, not 5 weeks of fever.
+        let weeks = parser.parse("My son have 5 weeks. He feel warm and the rectal temperature is 100.6")
+        #expect(abs((weeks.ageYears ?? 1) - 5.0 / 52) < 0.001)
+        #expect((weeks.durationDays ?? 0) < 7)
+        #expect(parser.parse("my son has 5 weeks of cough now").ageYears == nil)
+    }
+
+    /// "I'm 34 weeks with my first baby" is a pregnancy ("2 weeks with a cough" is not); weeks said
+    /// beside a first baby or a due date are too.
+    @Test func weeksWithAFirstBabyArePregnancy() {
+        #expect(parser.parse("I'm 34 weeks with my first baby and have a bad headache").pregnant)
+        #expect(parser.parse("34 wks first baby. headache since yesterday, flashing lights today").pregnant)
+        #expect(!parser.parse("I'm 2 weeks with a cough that won't shift").pregnant)
+    }
+
+    /// A reassurance's length is its predicate's: "but I am eating and drinking perfectly well"
+    /// denies both, as "eating and drinking perfectly well" does.
+    @Test func aReassuranceAfterASubjectCoversTheWholeList() {
+        let f = parser.parse("I feel a little queasy in the mornings, but I am eating and drinking perfectly well")
+        #expect(!f.positive.contains { $0.contains("eating") })
+        #expect(f.positive.contains { $0.contains("queasy") })
     }
 
     /// "had our baby 4 days ago" is a birth, not a baby's age; a baby's own age still counts.

@@ -164,12 +164,18 @@ public struct FindingsParser: Sendable {
     func isReassurance(_ piece: String) -> Bool {
         let words = piece.split(separator: " ")
         if lexicon.abilities.matches(piece.lowercased().trimmingCharacters(in: .whitespaces)) { return true }
-        guard words.count >= 2, words.count <= lexicon.reassuranceMaxWords, !lexicon.anyNegationCue.matches(piece) else { return false }
+        // The length is the predicate's: "but I am eating and drinking perfectly well" is as short
+        // a reassurance as "eating and drinking perfectly well".
+        let predicate = piece.lowercased().regexReplacing(Self.leadingSubject, with: "").split(separator: " ")
+        guard words.count >= 2, predicate.count <= lexicon.reassuranceMaxWords, !lexicon.anyNegationCue.matches(piece) else { return false }
         // "breathing faster than normal", "hardly feeding well", "stopped feeding well": a change
         // from normal is a finding, not a reassurance.
         if words.contains(where: { lexicon.reassuranceBreakers.contains(String($0)) }) { return false }
         return lexicon.reassurances.contains(String(words.last!)) || lexicon.reassurances.contains(words.suffix(2).joined(separator: " "))
     }
+
+    /// A joining word and a subject with its verb "to be" at the start of a piece.
+    static let leadingSubject = #"^\s*(?:(?:and|but|though|although|yet|so) )?(?:(?:i|he|she|they|we|it|baby|(?:my|our|his|her|their|the) \w+)(?: am| is| are| was| were|'s|'m|'re| has been| have been)? )?"#
 
     /// Whether these comma pieces, read from the first, reach an "or"/"nor" item before anything
     /// that starts a new predicate.
@@ -385,10 +391,14 @@ public struct FindingsParser: Sendable {
     /// "my son has 3 years", "I have 35 years": an age said with "have", as several languages say it,
     /// read as "is 3 years old" (so it is no duration of 3 years); "have 2 years of …", "… left",
     /// "… ago" are not ages.
+    /// A baby's weeks or months said so ("my son have 5 weeks.") are read the same way, but only
+    /// where the sentence ends after the unit: "has 5 weeks of cough" and "has 2 weeks left" are not ages.
     static func ageToldWithHave(_ t: String) -> String {
         guard t.contains(" ha") else { return t }
-        return t.regexReplacing(ageWithHave, with: "$1 is $2 years old")
+        return t.regexReplacing(ageWithHave, with: "$1 is $2 years old").regexReplacing(babyAgeWithHave, with: "$1 is $2 $3 old")
     }
+
+    static let babyAgeWithHave = #"\b((?:my |our |the |her |his )?(?:baby|son|daughter|boy|girl|grandson|granddaughter|newborn|little one)) (?:has|have) (\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven) (weeks?|months?)(?=\s*(?:[.,;!?]|$))"#
 
     static let ageWithHave = #"\b((?:i|"# + describedPeople + #")) (?:has|have) (\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten) (?:years?|yrs?)\b(?! (?:ago|of|old|left|to|until|before|since|more|now|already|in|at|on|with|without))"#
 

@@ -207,13 +207,14 @@ struct AskPipeline: Sendable {
         }
         evidence += conditionFlags.lexicalFlags(f, candidates: candidates,
                                                 matched: Dictionary(leading.map { ($0.profile.id, $0.matched) }, uniquingKeysWith: { a, _ in a }),
-                                                named: named, lexicon: index?.symptomLexicon)
+                                                named: named, lexicon: index?.symptomLexicon, polarity: knowledge.findings.polarity)
         var seen = Set<String>()
         evidence = evidence.filter { seen.insert($0.flag.lowercased()).inserted }
         if crisisFromRanking, !evidence.contains(where: \.crisis), let crisis = conditionFlags.crisisCondition(f, ranked: ranked) { evidence.insert(crisis, at: 0) }
         if let model, let clauseVectors {
             evidence += conditionFlags.similarFlags(f, clauseVectors: clauseVectors, model: model,
-                                                    candidates: ranked.prefix(knowledge.policy.similarFlagCandidates).map(\.profile).filter(ofAge), existing: evidence)
+                                                    candidates: ranked.prefix(knowledge.policy.similarFlagCandidates).map(\.profile).filter(ofAge), existing: evidence,
+                                                    polarity: knowledge.findings.polarity)
         }
         return evidence
     }

@@ -22,7 +22,7 @@ struct ConditionFlagFinder: Sendable {
     /// `named`: ids of the conditions the person named ("he has a hernia"): the name shows the
     /// condition around a lone finding.
     func lexicalFlags(_ f: Findings, candidates: [ConditionProfile], matched: [String: [String]] = [:], named: Set<String> = [],
-                      lexicon: SymptomLexicon? = nil) -> [TriageEvidence] {
+                      lexicon: SymptomLexicon? = nil, polarity: AbilityPolarity? = nil) -> [TriageEvidence] {
         let positive = f.positive
         let clauseStems = positive.map { Set(TextMatch.stems($0)) }
         let allStems = clauseStems.reduce(into: Set<String>()) { $0.formUnion($1) }
@@ -30,11 +30,7 @@ struct ConditionFlagFinder: Sendable {
         // blood" at "with", and "bloody diarrhoea" must still be found there.
         let spans = clauseStems.indices.map { i in i + 1 < clauseStems.count ? clauseStems[i].union(clauseStems[i + 1]) : clauseStems[i] }
         var hits: [TriageEvidence] = []
-        // The person says it went away ("pinched it and it stopped after ten minutes") and nothing
-        // says it goes on: a flag worded as going on ("keeps soaking through", "will not stop") is
-        // not met by the rest of the story ("blood everywhere").
-        let wentAway = positive.contains { Self.saysGone($0, policy: policy) }
-            && !positive.contains { Self.saysGoingOn($0, policy: policy) }
+        let wentAway = Self.wentAway(positive, policy: policy)
         for condition in candidates {
             // The clause holding each finding of this condition: `strict` counts the name and the
             // wordings of enough words (what a flag needs), `loose` any wording (what context needs).
@@ -45,6 +41,11 @@ struct ConditionFlagFinder: Sendable {
                     guard var c = spans.firstIndex(where: { cs in stems.allSatisfy(cs.contains) }) else { continue }
                     // Cite the clause that holds the words: the next one when this one holds none.
                     if !stems.contains(where: clauseStems[c].contains), c + 1 < clauseStems.count { c += 1 }
+                    // A finding worded as something lost ("can't pee") leaves only "pee" once its
+                    // negation is dropped from the stems: the clause must say the loss too ("up three
+                    // times a night to pee" is the opposite).
+                    if let polarity, polarity.saysLoss(s.variants.indices.contains(v) ? s.variants[v] : s.name) || polarity.saysLoss(s.name),
+                       !Self.saysLossOrDenial(positive[c], polarity: polarity, policy: policy) { continue }
                     loose.insert(s.name)
                     if v == 0 || stems.count >= policy.conditionFlagMinWords
                         || stems.count == 1 && lexicon?.isSpecific(stems[0], limit: policy.conditionFlagSingleWordMaxConditions) == true {
@@ -87,15 +88,23 @@ struct ConditionFlagFinder: Sendable {
 
     /// Red flags of `candidates` that a clause expresses in other words (embedding match).
     func similarFlags(_ f: Findings, clauseVectors: Matrix, model: SymptomModel, candidates: [ConditionProfile],
-                      existing: [TriageEvidence]) -> [TriageEvidence] {
+                      existing: [TriageEvidence], polarity: AbilityPolarity? = nil) -> [TriageEvidence] {
         let ids = Set(candidates.map(\.id))
         var hits: [TriageEvidence] = []
+        let wentAway = Self.wentAway(f.positive, policy: policy)
         for (e, entry) in model.flagEntries.enumerated() where ids.contains(model.profiles[entry.condition].id) {
             let profile = model.profiles[entry.condition]
             guard entry.symptom < profile.redFlags.count else { continue }
             let flag = profile.redFlags[entry.symptom]
             guard Self.population(flag.population, fits: f) else { continue }
+            // As for the flags found word for word: a trouble that went away meets no flag of one going on.
+            if wentAway, Self.saysGoingOn(entry.phrase, policy: policy) { continue }
+            // A flag worded as an ability lost ("suddenly unable to pee at all") is met only by a
+            // clause that says something is lost or not done: by meaning, "up 3 times every night
+            // to pee" sat as close to it as "can't pee" does.
+            let saysLoss = polarity?.saysLoss(entry.phrase) ?? false
             for (c, clause) in f.clauses.enumerated() where !clause.negated && !clause.literalOnly && c < clauseVectors.rows {
+                if saysLoss, let polarity, !Self.saysLossOrDenial(clause.text, polarity: polarity, policy: policy) { continue }
                 var s: Float = 0
                 for j in 0..<clauseVectors.cols { s += clauseVectors[c, j] * model.flags[e, j] }
                 // A clause that only repeats some of the flag's words ("shivering" against
@@ -159,6 +168,19 @@ struct ConditionFlagFinder: Sendable {
         text.lowercased().replacingOccurrences(of: "’", with: "'").split { !($0.isLetter || $0 == "'") }.contains { w in
             words.contains(String(w)) || words.contains(w.replacingOccurrences(of: "'", with: "")) || (words.contains("n't") && w.hasSuffix("n't"))
         }
+    }
+
+    /// Whether a clause says something is lost or not there: an inability ("can't", "unable") or a
+    /// polarity word ("no", "nothing", "never").
+    static func saysLossOrDenial(_ clause: String, polarity: AbilityPolarity, policy: TriagePolicyData) -> Bool {
+        polarity.saysLoss(clause) || holds(clause, policy.similarFlagPolarityWords)
+    }
+
+    /// The person says it went away ("pinched it and it stopped after ten minutes") and nothing
+    /// says it goes on: a flag worded as going on ("keeps soaking through", "will not stop") is
+    /// not met by the rest of the story ("blood everywhere").
+    static func wentAway(_ positive: [String], policy: TriagePolicyData) -> Bool {
+        positive.contains { saysGone($0, policy: policy) } && !positive.contains { saysGoingOn($0, policy: policy) }
     }
 
     /// A clause saying something went away ("it stopped bleeding after five minutes", "the rash
