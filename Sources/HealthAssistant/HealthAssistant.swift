@@ -144,7 +144,7 @@ public final class HealthAssistant: Sendable {
 
     func withIndex<R: Sendable>(_ store: SQLiteStore, _ body: (IndexResources) async throws -> R) async throws -> R {
         let weights = try knowledge().weights.symptomWeights
-        return try await cache.using("index", bytes: indexBytes(store), load: { try IndexResources.load(store: store, symptomWeights: weights) }, body)
+        return try await cache.using("index", bytes: indexBytes(store), load: { try await IndexResources.load(store: store, symptomWeights: weights) }, body)
     }
 
     /// The Complete model; `index` supplies the condition profiles it is laid out by.
@@ -246,10 +246,17 @@ public final class HealthAssistant: Sendable {
         guard trimmed.count <= Self.maxQuestionLength else { throw AskError.tooLong(trimmed.count, limit: Self.maxQuestionLength) }
         let t0 = Date()
         // On a cold start the embedding model loads on the other core while the rules load.
-        if !options.keywordOnly, !pipelineCell.isFilled { Task { _ = try? await withEmbedder { _ in 0 } } }
+        let cold = !pipelineCell.isFilled
+        if !options.keywordOnly, cold { Task { _ = try? await withEmbedder { _ in 0 } } }
+        // The store opens beside them too (a first run builds the index here, with its progress).
+        let opening = cold ? Task { try await readyStore() } : nil
         let pipeline = try pipeline()
         let findings = pipeline.parse(trimmed)
-        let store = try await readyStore()
+        let store: SQLiteStore
+        if let opening { store = try await opening.value } else { store = try await readyStore() }
+        // And the red-flag concepts load beside the index, which they do not need (the cache loads
+        // each once, whoever asks first).
+        if !options.keywordOnly, cold { Task { _ = try? await withConceptModel(store) { _ in 0 } } }
         let clock = AskPipeline.Clock(start: t0, parsed: Date())
         let decision = pipeline.select(findings, requested: options.model, completeFits: completeFits(store))
         // The embedding does not need the index: on a cold start the model loads and runs while

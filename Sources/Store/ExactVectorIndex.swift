@@ -52,8 +52,15 @@ public struct ExactVectorIndex: Sendable {
         }
     }
 
+    /// Exact fp32 top-k from scores already computed by `scores(_:)` (one gemv serving several readers).
+    public func search(scores: [Float], k: Int, filter: SearchFilter? = nil) -> [Hit] {
+        precondition(scores.count == count, "\(scores.count) scores for \(count) rows")
+        guard k > 0, count > 0 else { return [] }
+        return select(scores, k: k, allowed: mask(filter))
+    }
+
     /// Exact fp32 inner product of `query` with every row (one gemv).
-    func scores(_ query: [Float]) -> [Float] {
+    public func scores(_ query: [Float]) -> [Float] {
         var scores = [Float](repeating: 0, count: count)
         guard count > 0 else { return scores }
         table.vectors.storage.withUnsafeBufferPointer { v in
@@ -122,9 +129,13 @@ public struct ExactVectorIndex: Sendable {
     /// over the index (a few MFLOP for a corpus of thousands of chunks).
     public func bestScorePerDocument(_ query: [Float]) -> [Float] {
         precondition(query.count == dimension, "query has \(query.count) dims, index has \(dimension)")
+        return bestScorePerDocument(scores: count > 0 ? scores(query) : [])
+    }
+
+    /// The same from scores already computed by `scores(_:)`.
+    public func bestScorePerDocument(scores: [Float]) -> [Float] {
         var best = [Float](repeating: -1, count: table.documents.count)
         guard count > 0 else { return best }
-        let scores = scores(query)
         for (row, doc) in table.rowDocuments.enumerated() where scores[row] > best[Int(doc)] { best[Int(doc)] = scores[row] }
         return best
     }

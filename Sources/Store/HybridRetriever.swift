@@ -34,7 +34,7 @@ public struct HybridRetriever: Sendable {
     }
 
     public func search(text: String, vector: [Float]?, k: Int, mode: Mode, filter: SearchFilter = SearchFilter(),
-                       keywordResults: [(chunkID: Int64, score: Double)]? = nil) throws -> [Result] {
+                       keywordResults: [(chunkID: Int64, score: Double)]? = nil, denseScores: [Float]? = nil) throws -> [Result] {
         guard k > 0 else { return [] }
         let depth = max(k, candidates)
         var dense: [ExactVectorIndex.Hit] = []
@@ -43,7 +43,12 @@ public struct HybridRetriever: Sendable {
             // Small indexes: one fp32 gemv is exact and cheaper than the int8 scan plus re-scoring
             // of its shortlist; the compressed scan pays off once the fp32 scan is memory-bound.
             let precision: ExactVectorIndex.Precision = index.count < 20_000 ? .fp32 : .int8
-            dense = index.search(vector, k: mode == .dense ? k : depth, filter: filter, precision: precision)
+            // The caller may have run that gemv already (`denseScores`, from `index.scores`).
+            if precision == .fp32, let denseScores, denseScores.count == index.count {
+                dense = index.search(scores: denseScores, k: mode == .dense ? k : depth, filter: filter)
+            } else {
+                dense = index.search(vector, k: mode == .dense ? k : depth, filter: filter, precision: precision)
+            }
         }
         if mode != .dense { keyword = try keywordResults ?? keywordCandidates(text: text, k: k, mode: mode, filter: filter) }
         switch mode {

@@ -65,7 +65,7 @@ struct BenchAskCommand: AsyncParsableCommand {
 
     /// Wall time of whole `health ask` processes (this binary), the way a person runs it.
     static func coldProcesses(options: AssistantOptions, runs: Int = 5) throws -> [Double] {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let binary = BenchSupport.executable()
         var times: [Double] = []
         for _ in 0..<runs {
             let p = Process()

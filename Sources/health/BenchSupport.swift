@@ -46,9 +46,15 @@ enum BenchSupport {
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 
+    /// This executable's own file: argv[0] is only "health" when it was found on the PATH.
+    static func executable() -> URL {
+        let own = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return FileManager.default.isExecutableFile(atPath: own.path) ? own : URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    }
+
     /// `Benchmarks/` of the checkout (found from the working directory or the executable).
     static func benchmarksDirectory() -> URL {
-        for start in [FileManager.default.currentDirectoryPath, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path] {
+        for start in [FileManager.default.currentDirectoryPath, executable().deletingLastPathComponent().path] {
             var dir = URL(fileURLWithPath: start).standardizedFileURL
             for _ in 0..<6 {
                 let candidate = dir.appendingPathComponent("Benchmarks")

@@ -38,9 +38,12 @@ public struct IndexResources: Sendable {
     }
 
     /// `symptomWeights`: how much each symptom weight counts (rules/weights.yaml).
-    public static func load(store: SQLiteStore, symptomWeights: [String: Double]) throws -> IndexResources {
-        let index = ExactVectorIndex(table: try store.loadVectorTable())
+    /// The vectors and the condition profiles are read at the same time (two readers of the
+    /// store): on a cold start they are the longest step before the first answer.
+    public static func load(store: SQLiteStore, symptomWeights: [String: Double]) async throws -> IndexResources {
+        async let vectors = ExactVectorIndex(table: try store.loadVectorTable())
         let (profiles, lexicon, againstLexicon, names) = try ConditionProfile.loadWithLexicon(from: store, symptomWeights: symptomWeights)
+        let index = try await vectors
         return IndexResources(store: store, retriever: HybridRetriever(store: store, index: index), profiles: profiles,
                               profileByPath: Dictionary(profiles.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a }),
                               symptomLexicon: lexicon, againstLexicon: againstLexicon, conditionNames: names)

@@ -17,7 +17,10 @@ public struct LiteAnalyzer: Analyzer {
         let against = input.reportedAgainst()
         // Only conditions that retrieval surfaced or that match a symptom are ranked at all.
         return input.profiles.indices.compactMap { index -> RankedCondition? in
+            // Most of the library is neither retrieved nor matched: those are passed over before
+            // their profile is copied out of the array.
             let r = input.retrieval[input.profiles[index].path] ?? 0
+            guard r > 0 || matchedBy[index] != nil else { return nil }
             let p = input.profiles[index]
             // Flag-only findings raise their flags, not the condition (`Symptom.flagOnly`).
             let matched = (matchedBy[index] ?? []).filter { !p.symptoms[$0].flagOnly }

@@ -56,6 +56,18 @@ public struct RuleEngine: Sendable {
         })
     }
 
+    /// `hits` and `vetoed` on one reading of the question: each rule is evaluated once.
+    public func hitsAndVetoed(_ findings: Findings, among ids: Set<String>) -> (hits: [Hit], vetoed: Set<String>) {
+        let input = RuleInput(findings)
+        var hits: [Hit] = [], vetoed: Set<String> = []
+        for rule in rules {
+            let outcome = evaluate(rule, input, stopEarly: true)
+            if let hit = outcome.hit { hits.append(hit) }
+            if case .vetoed = outcome.status, ids.contains(rule.id) { vetoed.insert(rule.id) }
+        }
+        return (hits, vetoed)
+    }
+
     /// Every rule's outcome (for explanations and per-rule tests).
     public func outcomes(_ findings: Findings) -> [Outcome] {
         let input = RuleInput(findings)

@@ -64,8 +64,14 @@ struct AskPipeline: Sendable {
         let f = Self.settingAsideNamedFears(f, names: index.conditionNames, hypothesis: parser.lexicon.hypothesis, reported: parser.lexicon.reported)
         var decision = decision
         var degraded: String?
-        // 3. embed — the keyword half of retrieval needs no vector and runs while the embedding finishes.
+        // 3. embed — the keyword half of retrieval needs no vector and runs while the embedding
+        // finishes, and so do the safety rules, which read only the words: the embedding streams
+        // its weights from memory, so the other work fits beside it on two cores.
         let keyword = try embedding.map { _ in try index.retriever.keywordCandidates(text: f.keywordQuery, k: Self.retrievalDepth, mode: .hybrid) }
+        // The rules whose exception a concept or a can't-miss condition honours, and which of them
+        // matched and were vetoed ("one of my usual seizures"): read once for both.
+        let givingWay = knowledge.policy.cantMiss.givesWayTo
+        let (ruleHits, vetoedRules) = rules.hitsAndVetoed(f, among: Set(givingWay.values.joined()).union(concepts?.concepts.flatMap(\.givesWayTo) ?? []))
         var vectors: Matrix?
         if let embedding {
             do {
@@ -86,9 +92,12 @@ struct AskPipeline: Sendable {
         }
         let useComplete = decision.choice == .complete && model != nil && clauseVectors?.rows == f.clauses.count
 
-        // 4. retrieve
+        // 4. retrieve — one pass over the vectors serves the retrieval and every condition's
+        // closest passage (`densePerCondition`).
+        let scores = queryVector.map { index.retriever.index.scores($0) }
         let results = try index.retriever.search(text: f.keywordQuery, vector: queryVector, k: Self.retrievalDepth,
-                                                 mode: queryVector == nil ? .bm25 : .hybrid, keywordResults: queryVector == nil ? nil : keyword)
+                                                 mode: queryVector == nil ? .bm25 : .hybrid, keywordResults: queryVector == nil ? nil : keyword,
+                                                 denseScores: scores)
         let tRetrieved = Date()
 
         // 5. rank
@@ -96,7 +105,7 @@ struct AskPipeline: Sendable {
             ? CompleteAnalyzer(model: model!, weights: options.completeWeights ?? knowledge.weights.complete)
             : LiteAnalyzer(weights: knowledge.weights.lite)
         // Every condition's closest passage: Complete weighs them all; both read how health-related the question is.
-        let dense = Self.densePerCondition(queryVector, index: index)
+        let dense = Self.densePerCondition(scores, index: index)
         var input = AnalysisInput(findings: f, profiles: index.profiles, retrieval: Self.retrievalStrength(results, table: index.retriever.index.table),
                                   clauseVectors: useComplete ? clauseVectors : nil,
                                   dense: useComplete ? dense : [:],
@@ -109,13 +118,9 @@ struct AskPipeline: Sendable {
         var ranked = Array(analyzer.rank(input).prefix(max(10, options.maxConditions)))
 
         // 6. triage
-        // The rules whose exception a concept or a can't-miss condition honours, and which of them
-        // matched and were vetoed ("one of my usual seizures"): read once for both.
-        let givingWay = knowledge.policy.cantMiss.givesWayTo
-        let vetoedRules = rules.vetoed(f, among: Set(givingWay.values.joined()).union(concepts?.concepts.flatMap(\.givesWayTo) ?? []))
         let ageIsThePatients = ageIsThePatients(f)
         var evidence = redFlags(f, ranked: ranked, clauseVectors: useComplete ? clauseVectors : nil, model: useComplete ? model : nil,
-                                crisisFromRanking: concepts == nil || vectors == nil, index: index, ageIsThePatients: ageIsThePatients)
+                                crisisFromRanking: concepts == nil || vectors == nil, index: index, ageIsThePatients: ageIsThePatients, ruleHits: ruleHits)
         if let concepts, let vectors { evidence = merge(evidence, conceptFlags(f, vectors: vectors, embedded: embedded, model: concepts, ranked: ranked,
                                                                                           vetoed: vetoedRules)) }
         // With no recognisable symptom or finding, say so: no guessed conditions, and safe advice.
@@ -186,8 +191,8 @@ struct AskPipeline: Sendable {
     /// `index`: its symptom lexicon tells specific one-word wordings, and the conditions the question
     /// names are checked for their flags too (`ConditionNames`).
     func redFlags(_ f: Findings, ranked: [RankedCondition], clauseVectors: Matrix?, model: SymptomModel?, crisisFromRanking: Bool = true,
-                  index: IndexResources? = nil, ageIsThePatients: Bool) -> [TriageEvidence] {
-        var evidence = rules.hits(f).map { hit in
+                  index: IndexResources? = nil, ageIsThePatients: Bool, ruleHits: [RuleEngine.Hit]? = nil) -> [TriageEvidence] {
+        var evidence = (ruleHits ?? rules.hits(f)).map { hit in
             var e = TriageEvidence(kind: .rule, level: hit.rule.level, flag: hit.flag, clause: hit.clause, id: hit.rule.id, crisis: hit.rule.crisis)
             e.readClauses = hit.clauses
             return e
@@ -329,10 +334,11 @@ struct AskPipeline: Sendable {
     }
 
     /// Every condition's closest passage to the question (Complete weighs them all; Lite only what retrieval found).
-    static func densePerCondition(_ queryVector: [Float]?, index: IndexResources) -> [String: Double] {
-        guard let queryVector else { return [:] }
+    /// `scores`: the question's score against every passage (`ExactVectorIndex.scores`).
+    static func densePerCondition(_ scores: [Float]?, index: IndexResources) -> [String: Double] {
+        guard let scores else { return [:] }
         let table = index.retriever.index.table
-        let best = index.retriever.index.bestScorePerDocument(queryVector)
+        let best = index.retriever.index.bestScorePerDocument(scores: scores)
         var dense: [String: Double] = [:]
         for (i, d) in table.documents.enumerated() where d.kind == "condition" { dense[d.path] = Double(best[i]) }
         return dense
