@@ -126,13 +126,8 @@ public struct ExactVectorIndex: Sendable {
 
     /// The best score of any chunk of each document (index into `table.documents`), for
     /// document-level ranking over the whole corpus rather than only the top-k chunks. One gemv
-    /// over the index (a few MFLOP for a corpus of thousands of chunks).
-    public func bestScorePerDocument(_ query: [Float]) -> [Float] {
-        precondition(query.count == dimension, "query has \(query.count) dims, index has \(dimension)")
-        return bestScorePerDocument(scores: count > 0 ? scores(query) : [])
-    }
-
-    /// The same from scores already computed by `scores(_:)`.
+    /// over the index (a few MFLOP for a corpus of thousands of chunks), done by the caller
+    /// (`scores(_:)`), whose scores serve the chunk search too (`search(scores:k:filter:)`).
     public func bestScorePerDocument(scores: [Float]) -> [Float] {
         var best = [Float](repeating: -1, count: table.documents.count)
         guard count > 0 else { return best }

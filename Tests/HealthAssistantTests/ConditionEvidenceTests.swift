@@ -127,7 +127,7 @@ struct ConditionEvidenceTests {
         lead.givesWay = true
         #expect(engine.decide(f, flags: [], ranked: [lead]).level == .urgent)
         #expect(k.policy.cantMiss.givesWayTo["status-epilepticus"] == ["seizure"])
-        #expect(k.engine.vetoed(f, among: ["seizure"]) == ["seizure"])
+        #expect(k.engine.hitsAndVetoed(f, among: ["seizure"]).vetoed == ["seizure"])
     }
 
     /// The analyser finding a key finding (by meaning too) shows the condition around a lone flag.

@@ -262,6 +262,8 @@ struct FindingsParserTests {
         // A worded age with a verb after it, and "who's" typed without its apostrophe.
         #expect(parser.parse("his little girl whos three got hold of the bottle").ageYears == 3)
         #expect(parser.parse("my nephew who's two ate a slug pellet").ageYears == 2)
+        // "… and he had": the subject after "and" is followed by its verb.
+        #expect(parser.parse("im babysitting my grandson hes two and he had the tv remote").ageYears == 2)
         #expect(parser.parse("my husband who is three times as stubborn has a cough").ageYears == nil)
         // "… and" with a verb after a worded age: "my son is two and was well until yesterday".
         #expect(parser.parse("My son is two and was perfectly well until yesterday").ageYears == 2)

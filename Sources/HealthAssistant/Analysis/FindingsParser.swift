@@ -404,7 +404,7 @@ public struct FindingsParser: Sendable {
 
     /// A verb after a number about someone ("son 4 fell off", "grandson 3 got into my pills"): an
     /// age, not a thing counted ("gave husband 2 aspirin").
-    static let verbAfterAge = #"(?=\s+(?:and\s+(?:he|she|they|now|since|just\s+)?)?(?:got|has|had|is|was|fell|ate|swallowed|took|woke|keeps|kept|been|came|just|started|vomited|threw|hit|bumped|banged|cant|can't|won't|wont|isn't|isnt|hasn't|hasnt|didn't|didnt|doesn't|doesnt)\b)"#
+    static let verbAfterAge = #"(?=\s+(?:and\s+(?:(?:he|she|they|now|since|just)\s+)?)?(?:got|has|had|is|was|fell|ate|swallowed|took|woke|keeps|kept|been|came|just|started|vomited|threw|hit|bumped|banged|cant|can't|won't|wont|isn't|isnt|hasn't|hasnt|didn't|didnt|doesn't|doesnt)\b)"#
 
     /// A unit after a number means it is not an age ("she is 38 weeks", "he is 6 foot").
     static let notAUnit = #"(?!\s*(?:%|percent|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|times?|kg|lbs?|cm|mm|ml|°|degrees?|"#

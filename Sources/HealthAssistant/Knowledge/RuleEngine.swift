@@ -45,18 +45,8 @@ public struct RuleEngine: Sendable {
         return rules.compactMap { evaluate($0, input, stopEarly: true).hit }
     }
 
-    /// The rules, among `ids`, whose patterns all matched but a veto stopped (not a missing
-    /// requirement): the exceptions the question is one of.
-    public func vetoed(_ findings: Findings, among ids: Set<String>) -> Set<String> {
-        guard !ids.isEmpty else { return [] }
-        let input = RuleInput(findings)
-        return Set(rules.filter { ids.contains($0.id) }.compactMap { rule in
-            if case .vetoed = evaluate(rule, input, stopEarly: true).status { return rule.id }
-            return nil
-        })
-    }
-
-    /// `hits` and `vetoed` on one reading of the question: each rule is evaluated once.
+    /// `hits`, and the rules among `ids` whose patterns all matched but a veto stopped (not a
+    /// missing requirement): the exceptions the question is one of. Each rule is evaluated once.
     public func hitsAndVetoed(_ findings: Findings, among ids: Set<String>) -> (hits: [Hit], vetoed: Set<String>) {
         let input = RuleInput(findings)
         var hits: [Hit] = [], vetoed: Set<String> = []
