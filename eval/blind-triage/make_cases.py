@@ -245,3 +245,16 @@ if os.path.isdir(os.path.join(here, 'dev19')):
     level19 = {s['id']: s['level'] for s in scen19}
     assert not set(level19) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8) | set(level9) | set(level10) | set(level11) | set(level12) | set(level13) | set(level14) | set(level15) | set(level16) | set(level17) | set(level18)), 'dev19 scenario ids must be new'
     assemble(os.path.join('dev19', 'messages'), 'dev19-cases.jsonl', level19, {i: 'dev' for i in level19})
+
+# A twentieth dev batch (dev20/), written 2026-11-25 (session 21) by an eleventh scenario writer that
+# read no file, asked for emergencies that look like a common minor complaint (a cold, a tummy bug, a
+# hangover, a headache, back pain, a sprain, a rash, period pain, indigestion, tiredness, a cough,
+# earache …): one detail said in passing makes each an emergency, told by someone who thinks it is the
+# minor complaint and asks for a home remedy; 100 scenarios (50 emergency, 10 urgent, 15 routine and
+# 20 self-care benign twins told the same way, 5 not-understood), then six writers in the first
+# batch's six voices. All dev.
+if os.path.isdir(os.path.join(here, 'dev20')):
+    scen20 = [json.loads(l) for l in open(os.path.join(here, 'dev20', 'scenarios.jsonl')) if l.strip()]
+    level20 = {s['id']: s['level'] for s in scen20}
+    assert not set(level20) & (set(level) | set(level3) | set(level4) | set(level5) | set(level6) | set(level7) | set(level8) | set(level9) | set(level10) | set(level11) | set(level12) | set(level13) | set(level14) | set(level15) | set(level16) | set(level17) | set(level18) | set(level19)), 'dev20 scenario ids must be new'
+    assemble(os.path.join('dev20', 'messages'), 'dev20-cases.jsonl', level20, {i: 'dev' for i in level20})
