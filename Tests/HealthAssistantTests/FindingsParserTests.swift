@@ -281,12 +281,23 @@ struct FindingsParserTests {
         #expect(parser.parse("my son has 5 weeks of cough now").ageYears == nil)
     }
 
+    /// "can almost not open my mouth" is an ability nearly lost, as "can hardly open" is; "can not" stays a denial's cue elsewhere.
+    @Test func canAlmostNotIsNoDenial() {
+        let f = parser.parse("I can almost not open my mouth and swallowing my saliva is painful")
+        #expect(f.positive.contains { $0.contains("open my mouth") })
+        #expect(parser.parse("she could nearly not stand up").positive.contains { $0.contains("stand") })
+        #expect(!parser.parse("no pain, I can walk, not dizzy").positive.contains { $0.contains("dizzy") })
+    }
+
     /// "I'm 34 weeks with my first baby" is a pregnancy ("2 weeks with a cough" is not); weeks said
     /// beside a first baby or a due date are too.
     @Test func weeksWithAFirstBabyArePregnancy() {
         #expect(parser.parse("I'm 34 weeks with my first baby and have a bad headache").pregnant)
         #expect(parser.parse("34 wks first baby. headache since yesterday, flashing lights today").pregnant)
         #expect(!parser.parse("I'm 2 weeks with a cough that won't shift").pregnant)
+        // Weeks with the baby felt less a sentence on are a pregnancy; a baby's own weeks are not.
+        #expect(parser.parse("34 wks, really tired. baby much quieter than usual today, hardly felt him since breakfast").pregnant)
+        #expect(!parser.parse("my baby is 20 weeks, she is quieter than usual today and feeding less").pregnant)
     }
 
     /// A reassurance's length is its predicate's: "but I am eating and drinking perfectly well"

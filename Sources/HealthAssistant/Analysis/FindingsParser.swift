@@ -319,6 +319,9 @@ public struct FindingsParser: Sendable {
                 let tail = clause[r.upperBound...].trimmingCharacters(in: .whitespaces)
                 if lexicon.leadingOnly.cues.contains(cue),
                    !lexicon.leadingOnly.before.matches(String(clause[..<r.lowerBound])) || !lexicon.leadingOnly.denies.matches(tail) { continue }
+                // "I can almost not open my mouth": an ability nearly lost, said as learners say it.
+                // (Only the few words before the cue are read: a long clause of many cues stays linear.)
+                if let before = lexicon.inabilityBefore, before.matches(String(clause[..<r.lowerBound].suffix(40))) { continue }
                 // "no longer", "not sure", "not only", "never mind", "not getting better": not a
                 // denial of a symptom.
                 // "has not been responding", "isn't even breathing": the same with the fillers left out.

@@ -71,6 +71,8 @@ public struct FindingsLexicon: Sendable {
     /// Cues that deny only when they open the clause and a known denial follows: the cues, what
     /// may stand before them, and what must follow.
     var leadingOnly: (cues: Set<String>, before: CompiledPattern, denies: CompiledPattern)
+    /// Words just before a cue that make it an ability lost, not a denial ("I can almost not open my mouth").
+    var inabilityBefore: CompiledPattern?
     /// Common misspellings and the words they are read as (`rules/spellings.yaml`), lower-cased.
     var spellings: [String: String] = [:]
 

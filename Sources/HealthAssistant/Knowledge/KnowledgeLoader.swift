@@ -146,7 +146,7 @@ struct KnowledgeLoader {
         let nfile = "negation.yaml", ffile = "findings.yaml"
         let neg = try StrictMapping(try yaml(nfile), file: display(nfile), path: "")
         try neg.rejectUnknownKeys(["cues", "pseudo_negations", "findings_with_cue", "history_denial", "history_doubt", "pregnancy_denial", "reassurances",
-                                   "reassurance_max_words", "abilities", "reassurance_breakers", "explicit_denial", "leading_only", "denial_subject", "narrow_scope_cues", "cue_fillers", "polarity"])
+                                   "reassurance_max_words", "abilities", "reassurance_breakers", "explicit_denial", "leading_only", "denial_subject", "narrow_scope_cues", "cue_fillers", "polarity", "inability_before"])
         let cues = try neg.strings("cues") ?? []
         if cues.isEmpty { throw neg.error("cues", "no negation cues", fix: "list the words that deny a symptom") }
         let cuePatterns = try cues.map { cue in
@@ -238,7 +238,8 @@ struct KnowledgeLoader {
             pregnant: try pattern(fin, "pregnant", ffile), pregnancyWeeks: try pattern(fin, "pregnancy_weeks", ffile), postpartum: try pattern(fin, "postpartum", ffile), babyIsPatient: try pattern(fin, "baby_is_patient", ffile), hypothesis: try pattern(fin, "hypothesis", ffile),
             reported: (try pattern(reported, "says", ffile), try pattern(reported, "unless", ffile), try reported.strings("ahead") == nil ? nil : try pattern(reported, "ahead", ffile)), restatements: restatements, measuredFever: (feverFrom, try fever.requiredString("says"), normalBelow, Set((try fever.strings("reading_words") ?? []).flatMap(TextMatch.stems))),
             explicitDenial: ExplicitDenial(before: try pattern(denial, "before", nfile), notAfter: try pattern(denial, "not_after", nfile, anchored: true)),
-            leadingOnly: (leadingCues, try pattern(leading, "before", nfile, anchored: true), try pattern(leading, "denies", nfile, anchored: true)))
+            leadingOnly: (leadingCues, try pattern(leading, "before", nfile, anchored: true), try pattern(leading, "denies", nfile, anchored: true)),
+            inabilityBefore: try neg.strings("inability_before") == nil ? nil : try pattern(neg, "inability_before", nfile))
     }
 
     /// `spellings.yaml`: misspelt words and what they are read as. A misspelling is one word of
