@@ -129,6 +129,7 @@ public struct ExactVectorIndex: Sendable {
     /// over the index (a few MFLOP for a corpus of thousands of chunks), done by the caller
     /// (`scores(_:)`), whose scores serve the chunk search too (`search(scores:k:filter:)`).
     public func bestScorePerDocument(scores: [Float]) -> [Float] {
+        precondition(scores.count == count, "\(scores.count) scores for \(count) rows")
         var best = [Float](repeating: -1, count: table.documents.count)
         guard count > 0 else { return best }
         for (row, doc) in table.rowDocuments.enumerated() where scores[row] > best[Int(doc)] { best[Int(doc)] = scores[row] }

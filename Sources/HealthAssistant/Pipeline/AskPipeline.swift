@@ -184,15 +184,16 @@ struct AskPipeline: Sendable {
         return f
     }
 
-    /// Every red-flag signal, in the order shown: safety rules and vital signs, the leading
-    /// conditions' own flags, a crisis condition, then flags said in other words. One per flag text.
+    /// Every red-flag signal, in the order shown: safety rules and vital signs (`ruleHits`, read while
+    /// the embedding ran), the leading conditions' own flags, a crisis condition, then flags said in
+    /// other words. One per flag text.
     /// `crisisFromRanking`: without the concept detector (keyword-only answers), a crisis condition
     /// leading the ranking stands in for crisis words no rule anticipated.
     /// `index`: its symptom lexicon tells specific one-word wordings, and the conditions the question
     /// names are checked for their flags too (`ConditionNames`).
     func redFlags(_ f: Findings, ranked: [RankedCondition], clauseVectors: Matrix?, model: SymptomModel?, crisisFromRanking: Bool = true,
-                  index: IndexResources? = nil, ageIsThePatients: Bool, ruleHits: [RuleEngine.Hit]? = nil) -> [TriageEvidence] {
-        var evidence = (ruleHits ?? rules.hits(f)).map { hit in
+                  index: IndexResources? = nil, ageIsThePatients: Bool, ruleHits: [RuleEngine.Hit]) -> [TriageEvidence] {
+        var evidence = ruleHits.map { hit in
             var e = TriageEvidence(kind: .rule, level: hit.rule.level, flag: hit.flag, clause: hit.clause, id: hit.rule.id, crisis: hit.rule.crisis)
             e.readClauses = hit.clauses
             return e
